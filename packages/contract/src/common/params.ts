@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+export const PERIODS = ["day", "7d", "30d"] as const;
+export const PeriodSchema = z.enum(PERIODS);
+export type Period = z.infer<typeof PeriodSchema>;
+
+/** Days covered by a period ending on its date (D, D-6..D, D-29..D). */
+export const PERIOD_DAYS = { day: 1, "7d": 7, "30d": 30 } as const satisfies Record<Period, number>;
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar date written YYYY-MM-DD (2026-02-30 is refused, not rolled over). */
+export const IsoDateSchema = z
+  .string()
+  .regex(ISO_DATE, "must be a date written YYYY-MM-DD")
+  .refine((value) => {
+    const parsed = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
+  }, "must be a real calendar date");
+
+/** Positive 32-bit ids; query and path values arrive as strings, hence the coercion. */
+export const IdSchema = z.coerce
+  .number({ invalid_type_error: "must be an integer" })
+  .int("must be an integer")
+  .min(1, "must be 1 or more")
+  .max(2_147_483_647, "must be at most 2147483647");
+
+export const DecimalStringSchema = z.string().regex(/^\d+\.\d{2}$/, "must be a decimal string like 149.99");
+
+export const PeriodQuerySchema = z.object({
+  period: PeriodSchema.default("7d"),
+  date: IsoDateSchema.optional(),
+});
+
+export const ConsoleScopeQuerySchema = z.object({ console_id: IdSchema.optional() });
+
+/** Ids inside JSON bodies are numbers, not numeric strings. */
+export const JsonIdSchema = z
+  .number({ invalid_type_error: "must be an integer", required_error: "is required" })
+  .int("must be an integer")
+  .min(1, "must be 1 or more")
+  .max(2_147_483_647, "must be at most 2147483647");

@@ -1,0 +1,53 @@
+import type { AppRoute } from "@ts-rest/core";
+import { initContract, isAppRoute } from "@ts-rest/core";
+import { ErrorEnvelopeSchema } from "./common/errors.js";
+import { RequestHeadersSchema } from "./common/headers.js";
+import { accountRoutes } from "./routes/account.js";
+import { consolesRoutes } from "./routes/consoles.js";
+import { demandIntentRoutes } from "./routes/demand-intent.js";
+import { gamesRoutes } from "./routes/games.js";
+import { intelligenceRoutes } from "./routes/intelligence.js";
+import type { RouteMetadata } from "./routes/shared.js";
+import { signalsRoutes } from "./routes/signals.js";
+
+const c = initContract();
+
+/** Statuses any route may answer with the error envelope (declared once, attached to every route). */
+export const ERROR_STATUSES = [401, 402, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503] as const;
+
+const errorResponses = Object.fromEntries(ERROR_STATUSES.map((status) => [status, ErrorEnvelopeSchema])) as {
+  [S in (typeof ERROR_STATUSES)[number]]: typeof ErrorEnvelopeSchema;
+};
+
+export const contract = c.router(
+  {
+    intelligence: intelligenceRoutes,
+    demandIntent: demandIntentRoutes,
+    games: gamesRoutes,
+    consoles: consolesRoutes,
+    account: accountRoutes,
+    signals: signalsRoutes,
+  },
+  {
+    baseHeaders: RequestHeadersSchema,
+    commonResponses: errorResponses,
+    strictStatusCodes: true,
+  },
+);
+export type Contract = typeof contract;
+
+export type ContractRoute = AppRoute & { metadata: RouteMetadata };
+
+/** Every route of the contract with its dotted name (`games.byId`), for walkers such as the scope table test. */
+export const listRoutes = (): Array<{ name: string; route: ContractRoute }> => {
+  const out: Array<{ name: string; route: ContractRoute }> = [];
+  const walk = (node: Record<string, unknown>, prefix: string) => {
+    for (const [key, value] of Object.entries(node)) {
+      const name = prefix ? `${prefix}.${key}` : key;
+      if (isAppRoute(value as AppRoute)) out.push({ name, route: value as ContractRoute });
+      else walk(value as Record<string, unknown>, name);
+    }
+  };
+  walk(contract as unknown as Record<string, unknown>, "");
+  return out;
+};

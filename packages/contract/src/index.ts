@@ -1,0 +1,18 @@
+export * from "./common/batch.js";
+export * from "./common/envelope.js";
+export * from "./common/errors.js";
+export * from "./common/headers.js";
+export * from "./common/pagination.js";
+export * from "./common/params.js";
+export * from "./common/rows.js";
+export * from "./contract.js";
+export * from "./examples.js";
+export * from "./plans.js";
+export * from "./routes/account.js";
+export * from "./routes/consoles.js";
+export * from "./routes/demand-intent.js";
+export * from "./routes/games.js";
+export * from "./routes/intelligence.js";
+export type { RouteMetadata } from "./routes/shared.js";
+export { ListQuerySchema } from "./routes/shared.js";
+export * from "./routes/signals.js";

@@ -1,0 +1,45 @@
+import { initContract } from "@ts-rest/core";
+import { z } from "zod";
+import { dataEnvelope } from "../common/envelope.js";
+import { ScopeSchema } from "../common/errors.js";
+import { PlanSlugSchema } from "../plans.js";
+import { meta } from "./shared.js";
+
+const c = initContract();
+
+export const AccountRecordSchema = z.object({
+  organization: z.object({
+    id: z.number().int().positive(),
+    name: z.string(),
+    status: z.enum(["active", "suspended"]),
+  }),
+  plan: z.object({
+    slug: PlanSlugSchema,
+    name: z.string(),
+    rate_limit_per_minute: z.number().int().positive(),
+    rate_limit_per_day: z.number().int().positive(),
+    /** `null` on the unmetered plan (Enterprise). */
+    monthly_quota: z.number().int().positive().nullable(),
+    max_batch_size: z.number().int().positive(),
+    max_page_size: z.number().int().positive(),
+  }),
+  api_key: z.object({ name: z.string(), last_four: z.string().length(4), scopes: z.array(ScopeSchema) }),
+  usage: z.object({
+    month: z.object({
+      used: z.number().int().nonnegative(),
+      quota: z.number().int().positive().nullable(),
+      resets_in: z.number().int().nonnegative(),
+    }),
+  }),
+});
+export type AccountRecord = z.infer<typeof AccountRecordSchema>;
+
+export const accountRoutes = c.router({
+  me: {
+    method: "GET",
+    path: "/api/v1/me",
+    responses: { 200: dataEnvelope(AccountRecordSchema, {}) },
+    summary: "The calling key's organization, plan, key and live usage",
+    metadata: meta({ scope: null }),
+  },
+});
