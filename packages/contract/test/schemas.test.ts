@@ -93,8 +93,8 @@ describe("wrong shapes are rejected", () => {
   });
 
   it("condition shares that do not sum to 1", () => {
-    const rows = clone(examples.searchConditionRows);
-    rows[0].condition_share = 0.9;
+    const [first, ...rest] = clone(examples.searchConditionRows);
+    const rows = [{ ...first, condition_share: 0.9 }, ...rest];
     expect(conditionRows.safeParse(rows).success).toBe(false);
   });
 
