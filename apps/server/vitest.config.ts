@@ -1,7 +1,13 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects: `unit` (src/**, no database, beside the code) and `integration` (test/** and the
+ * database layer's own tests: real PostgreSQL from TEST_DATABASE_URL, Redis from TEST_REDIS_URL).
+ * Two workers at most: the machines have two cores and each integration file owns a database.
+ */
 export const config = defineConfig({
   test: {
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"], exclude: ["src/db/**"] } },
       {

@@ -19,7 +19,11 @@ export const startEmbeddedPostgres = async (dataDir: string): Promise<EmbeddedPo
   const db = await PGlite.create(pgDir);
   // pg finds a Unix socket as <host dir>/.s.PGSQL.<port>.
   const port = 5432;
-  const server = new PGLiteSocketServer({ db, path: path.join(socketDir, `.s.PGSQL.${port}`), maxConnections: 16 });
+  const server = new PGLiteSocketServer({
+    db,
+    path: path.join(socketDir, `.s.PGSQL.${port}`),
+    maxConnections: 16,
+  });
   await server.start();
   const url = `postgresql://postgres@localhost:${port}/postgres?host=${encodeURIComponent(socketDir)}`;
   return {

@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
+import pg from "pg";
 import { openSchemaEngine } from "./schema-engine.js";
 
 const serverRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -36,7 +36,10 @@ const migrationList = async (dir = MIGRATIONS_DIR): Promise<MigrationList> => {
         path: name,
         migrationFile: {
           path: "migration.sql",
-          content: { tag: "ok" as const, value: await readFile(path.join(dir, name, "migration.sql"), "utf8") },
+          content: {
+            tag: "ok" as const,
+            value: await readFile(path.join(dir, name, "migration.sql"), "utf8"),
+          },
         },
       })),
     ),
@@ -47,7 +50,10 @@ const migrationList = async (dir = MIGRATIONS_DIR): Promise<MigrationList> => {
 export const migrate = async (url: string): Promise<{ applied: string[] }> => {
   const session = await openSchemaEngine(url, await readSchema());
   try {
-    const result = await session.engine.applyMigrations({ migrationsList: await migrationList(), filters: NO_FILTER });
+    const result = await session.engine.applyMigrations({
+      migrationsList: await migrationList(),
+      filters: NO_FILTER,
+    });
     return { applied: result.appliedMigrationNames };
   } finally {
     await session.close();

@@ -24,10 +24,31 @@ export type DatabaseOptions = {
 // in a double by far, so we take numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
+/**
+ * The embedded server multiplexes every connection onto PGlite's single session, where a named
+ * (prepared) statement of one connection collides with the same name prepared by another
+ * ("prepared statement already exists"). There, statements go unnamed: parsed on every call.
+ */
+class UnpreparedPool extends pg.Pool {
+  override query(...args: unknown[]): never {
+    const [first, ...rest] = args;
+    if (typeof first === "object" && first !== null && "name" in first) {
+      const { name: _name, ...unnamed } = first as Record<string, unknown>;
+      return (super.query as (...a: unknown[]) => never)(unnamed, ...rest);
+    }
+    return (super.query as (...a: unknown[]) => never)(...args);
+  }
+}
+
 export const openDatabase = async (options: DatabaseOptions): Promise<Database> => {
   const embedded = options.databaseUrl ? undefined : await startEmbeddedPostgres(options.dataDir);
   const url = options.databaseUrl ?? (embedded as NonNullable<typeof embedded>).url;
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? (embedded ? 4 : 10) });
+  const pool = embedded
+    ? new UnpreparedPool({ connectionString: url, max: options.poolSize ?? 4 })
+    : new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  // An idle connection that the server drops (restart, failover, a test dropping its database)
+  // must not crash the process: the pool discards it and the next query opens a new one.
+  pool.on("error", () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     url,

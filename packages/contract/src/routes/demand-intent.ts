@@ -27,7 +27,7 @@ export const GameConditionRowSchema = SearchConditionRowSchema.extend({
 });
 export type GameConditionRow = z.infer<typeof GameConditionRowSchema>;
 
-const searchList = (sort: z.ZodTypeAny) => paginatedEnvelope(SearchRowSchema, { ...periodMeta, sort });
+const searchList = <S extends z.ZodTypeAny>(sort: S) => paginatedEnvelope(SearchRowSchema, { ...periodMeta, sort });
 
 export const demandIntentRoutes = c.router({
   searches: {

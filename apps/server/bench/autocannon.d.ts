@@ -1,0 +1,22 @@
+// The few autocannon 9 options and results the benchmark uses (the package ships no types).
+declare module "autocannon" {
+  type Options = {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    connections?: number;
+    duration?: number;
+    workers?: number;
+    pipelining?: number;
+  };
+  type Histogram = { average: number; mean: number; p50: number; p99: number; max: number };
+  type Result = {
+    requests: Histogram & { total: number };
+    latency: Histogram;
+    non2xx: number;
+    errors: number;
+  };
+  function autocannon(options: Options): Promise<Result>;
+  export = autocannon;
+}

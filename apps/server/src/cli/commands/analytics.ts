@@ -1,0 +1,171 @@
+import { scoringOf } from "../../analytics/scoring.js";
+import { loadConfig } from "../../config.js";
+import { migrate, pendingMigrations } from "../../db/migrate.js";
+import { type Database, openDatabase } from "../../db/open.js";
+import type { ScoringConfig } from "../../domain/analytics/weights.js";
+import { addDays, dayOf, type IsoDay } from "../../domain/analytics/windows.js";
+import { DEMO_SCALES, type DemoScale } from "../../domain/demo/generate.js";
+import { ImportRejected, type ImportReport, importFile } from "../../jobs/import.js";
+import { seedDemo } from "../../jobs/seed-demo.js";
+import { rollupDates } from "../../jobs/rollup.js";
+import { CliError, type CliIo, parseFlags, positiveInt } from "../io.js";
+import { progressBar } from "../progress.js";
+
+type Context = { db: Database; scoring: ScoringConfig; io: CliIo; json: boolean };
+
+/** Opens the configured database for a data command; a real one must be migrated already. */
+export const withAnalyticsDatabase = async (
+  io: CliIo,
+  json: boolean,
+  work: (ctx: Context) => Promise<unknown>,
+) => {
+  const config = loadConfig();
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    if (db.embedded) await migrate(db.url);
+    else if ((await pendingMigrations(db.url)).length) {
+      throw new CliError(
+        "invalid_state",
+        "the database has pending migrations: run `pnpm gmi migrate` first",
+      );
+    }
+    return await work({ db, scoring: scoringOf(config.analytics), io, json });
+  } finally {
+    await db.close();
+  }
+};
+
+const isoDate = (flag: string, value: string | undefined): IsoDay | undefined => {
+  if (value === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || dayOf(`${value}T00:00:00Z`) !== value) {
+    throw new CliError("usage", `--${flag} must be a date written YYYY-MM-DD, got "${value}"`);
+  }
+  return value;
+};
+
+const summary = (report: ImportReport) => {
+  const events = report.counts.redirect + report.counts.watch + report.counts.search;
+  const rate = Math.round(events / Math.max(0.001, report.durationMs / 1000));
+  return { ...report, events, events_per_second: rate, durationMs: Math.round(report.durationMs) };
+};
+
+/** `gmi import FILE [FILE...]`: each file in its own transaction; `-` is standard input. */
+export const importCommand = async (args: string[], ctx: Context) => {
+  const files = args.filter((a) => a !== "--json");
+  if (files.length === 0)
+    throw new CliError("usage", "import needs at least one FILE (or - for standard input)");
+  const results = [];
+  for (const file of files) {
+    const bar = progressBar(`importing ${file}`);
+    try {
+      const report = await importFile(ctx.db, file, (p) =>
+        bar.update(p.totalBytes ? p.bytes : p.lines, p.totalBytes, p.totalBytes ? "bytes" : "lines"),
+      );
+      bar.done();
+      const s = summary(report);
+      results.push({ file, ...s });
+      if (!ctx.json) {
+        ctx.io.stdout(
+          `${file}: ${s.lines} lines, ${s.events} events in ${s.durationMs} ms (${s.events_per_second} events/s)\n`,
+        );
+      }
+    } catch (error) {
+      bar.done();
+      if (error instanceof ImportRejected) {
+        throw new CliError(
+          "invalid_state",
+          `${file}: line ${error.line}: ${error.reason} (nothing from this file was loaded)`,
+        );
+      }
+      if ((error as NodeJS.ErrnoException).code === "ENOENT")
+        throw new CliError("not_found", `${file}: no such file`);
+      throw error;
+    }
+  }
+  return { files: results };
+};
+
+/** `gmi rollup [--date D] [--days N] [--force]`. */
+export const rollupCommand = async (args: string[], ctx: Context) => {
+  const flags = parseFlags(args, {
+    date: { type: "string" },
+    days: { type: "string" },
+    force: { type: "boolean" },
+  });
+  const days = flags.days === undefined ? 1 : positiveInt("days", flags.days);
+  const bar = progressBar("rollup");
+  const computed = await rollupDates(
+    ctx.db,
+    { end: isoDate("date", flags.date), days, force: Boolean(flags.force) },
+    ctx.scoring,
+    (p) => {
+      bar.update(p.index, p.total, "dates");
+      if (!ctx.json)
+        ctx.io.stdout(`rolled up ${p.date} in ${Math.round(p.durationMs)} ms (${p.index}/${p.total})\n`);
+    },
+  );
+  bar.done();
+  if (!ctx.json && computed.length === 0)
+    ctx.io.stdout("nothing to roll up (dates already computed, or no events)\n");
+  return { computed };
+};
+
+const parseScale = (value: string | undefined): DemoScale | number => {
+  if (value === undefined) return "small";
+  if (value in DEMO_SCALES) return value as DemoScale;
+  return positiveInt("scale", value);
+};
+
+/** `gmi seed --demo [--scale small|large|N] [--seed S] [--end-date D] [--rollup-days N]`. */
+export const seedCommand = async (args: string[], ctx: Context) => {
+  const flags = parseFlags(args, {
+    demo: { type: "boolean" },
+    scale: { type: "string" },
+    seed: { type: "string" },
+    "end-date": { type: "string" },
+    "rollup-days": { type: "string" },
+  });
+  if (!flags.demo)
+    throw new CliError("usage", "seed needs --demo (the synthetic marketplace is the only seed)");
+  const bar = progressBar("seeding");
+  const seeded = await seedDemo(
+    ctx.db,
+    ctx.scoring,
+    {
+      scale: parseScale(flags.scale),
+      seed: flags.seed === undefined ? 1 : positiveInt("seed", flags.seed),
+      endDate: isoDate("end-date", flags["end-date"]) ?? addDays(dayOf(new Date()), -1),
+      rollupDays: flags["rollup-days"] === undefined ? 30 : positiveInt("rollup-days", flags["rollup-days"]),
+    },
+    (n) => bar.update(n, null, "lines"),
+  );
+  bar.done();
+  const result = { ...summary(seeded), computed: seeded.computed };
+  if (!ctx.json) {
+    ctx.io.stdout(
+      `seeded ${result.events} events (${result.events_per_second} events/s); rolled up ${result.computed.length} dates\n`,
+    );
+  }
+  return result;
+};
+
+export const ANALYTICS_COMMANDS = {
+  import: importCommand,
+  rollup: rollupCommand,
+  seed: seedCommand,
+} as const;
+
+/** Entry for the dispatcher: runs one analytics command with its own database and error report. */
+export const runAnalyticsCommand = async (
+  name: keyof typeof ANALYTICS_COMMANDS,
+  args: string[],
+  io: CliIo,
+) => {
+  const json = args.includes("--json");
+  const result = await withAnalyticsDatabase(io, json, (ctx) => ANALYTICS_COMMANDS[name](args, ctx));
+  if (json) io.stdout(`${JSON.stringify(result)}\n`);
+  return 0;
+};
+
+export const isAnalyticsCommand = (name: string): name is keyof typeof ANALYTICS_COMMANDS =>
+  Object.hasOwn(ANALYTICS_COMMANDS, name);

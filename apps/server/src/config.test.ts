@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, REPO_ROOT } from "./config.js";
+
+describe("loadConfig", () => {
+  it("applies defaults and derives a development cursor secret with a warning", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      bodyLimitBytes: 1_048_576,
+      databaseUrl: undefined,
+    });
+    expect(config.dataDir).toBe(`${REPO_ROOT.replace(/\/$/, "")}/.data`);
+    expect(config.cursorSecret).toHaveLength(64);
+    expect(config.warnings).toHaveLength(1);
+    expect(config.analytics).toEqual({
+      demandIndexWeights: { intent: 0.5, reach: 0.3, watch: 0.2 },
+      liquidityDemandWeight: 0.7,
+      unmetMinSearches: 5,
+      rollupSchedule: "off",
+    });
+  });
+
+  it("requires CURSOR_SECRET in production", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/CURSOR_SECRET/);
+    const config = loadConfig({ NODE_ENV: "production", CURSOR_SECRET: "x".repeat(32) });
+    expect(config.warnings).toEqual([]);
+  });
+
+  it("names every bad variable", () => {
+    try {
+      loadConfig({
+        PORT: "http",
+        DATABASE_URL: "mysql://x",
+        DEMAND_INDEX_WEIGHTS: "0.5,0.5,0.5",
+        ROLLUP_SCHEDULE: "daily",
+      });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      for (const name of ["PORT", "DATABASE_URL", "DEMAND_INDEX_WEIGHTS", "ROLLUP_SCHEDULE"])
+        expect(message).toContain(name);
+    }
+  });
+
+  it("treats empty strings as unset and trims the public base URL", () => {
+    const config = loadConfig({
+      PORT: "",
+      PUBLIC_BASE_URL: "https://api.example.com/",
+      ROLLUP_SCHEDULE: "15 0 * * *",
+    });
+    expect(config.port).toBe(3000);
+    expect(config.publicBaseUrl).toBe("https://api.example.com");
+    expect(config.analytics.rollupSchedule).toBe("15 0 * * *");
+  });
+});

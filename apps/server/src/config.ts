@@ -1,0 +1,135 @@
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/** The repository root: relative paths in the environment (DATA_DIR) are resolved against it, not
+ * against the working directory, because `pnpm --filter` moves the working directory. */
+export const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .url()
+    .refine((value) => protocols.includes(new URL(value).protocol), {
+      message: `must be a ${protocols.join(" or ")} URL`,
+    });
+
+const weights = z
+  .string()
+  .transform((value) => value.split(",").map((part) => Number(part.trim())))
+  .refine((parts) => parts.length === 3 && parts.every((w) => Number.isFinite(w) && w >= 0), {
+    message: "must be three non-negative numbers separated by commas (intent,reach,watch)",
+  })
+  .refine((parts) => Math.abs(parts.reduce((a, b) => a + b, 0) - 1) < 1e-6, { message: "must sum to 1" })
+  .transform((parts) => ({ intent: parts[0] ?? 0, reach: parts[1] ?? 0, watch: parts[2] ?? 0 }));
+
+/** "off" or a five-field cron expression (minute hour day month weekday). */
+const schedule = z
+  .string()
+  .trim()
+  .refine((value) => value === "off" || /^(\S+\s+){4}\S+$/.test(value), {
+    message: 'must be "off" or a five-field cron expression such as "15 0 * * *"',
+  });
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: int(0, 65_535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  REDIS_URL: url(["redis:", "rediss:"]).optional(),
+  PUBLIC_BASE_URL: url(["http:", "https:"])
+    .transform((value) => value.replace(/\/+$/, ""))
+    .optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  CURSOR_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  BODY_LIMIT_BYTES: int(1024).default(1_048_576),
+  /** How long a looked-up key stays cached in a process; revocation takes effect within it. */
+  AUTH_CACHE_TTL_MS: int(0, 60_000).default(5_000),
+  /** How long identical catalog reads are answered from memory; a catalog change shows within it. */
+  CATALOG_CACHE_TTL_MS: int(0, 60_000).default(1_000),
+  /** How often buffered usage of unmetered/overage plans is written to PostgreSQL. */
+  USAGE_FLUSH_MS: int(50, 60_000).default(1_000),
+  DEMAND_INDEX_WEIGHTS: weights.default("0.5,0.3,0.2"),
+  LIQUIDITY_DEMAND_WEIGHT: z.coerce.number().min(0).max(1).default(0.7),
+  UNMET_MIN_SEARCHES: int(1).default(5),
+  ROLLUP_SCHEDULE: schedule.default("off"),
+});
+
+export type Config = {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  publicBaseUrl: string | undefined;
+  logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
+  cursorSecret: string;
+  bodyLimitBytes: number;
+  authCacheTtlMs: number;
+  usageFlushMs: number;
+  catalogCacheTtlMs: number;
+  analytics: {
+    demandIndexWeights: { intent: number; reach: number; watch: number };
+    liquidityDemandWeight: number;
+    unmetMinSearches: number;
+    rollupSchedule: string;
+  };
+  /** Things worth a line in the start-up log (a derived development secret). */
+  warnings: string[];
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Parses the environment once. Nothing else in the server reads process.env: everything is passed
+ * down from here. A bad value throws a ConfigError naming each bad variable.
+ */
+export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
+  // Empty strings mean "unset" (a `FOO=` line in an env file), so defaults apply.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(REPO_ROOT, e.DATA_DIR);
+  const warnings: string[] = [];
+  let cursorSecret = e.CURSOR_SECRET;
+  if (!cursorSecret) {
+    if (e.NODE_ENV === "production") {
+      throw new ConfigError("Invalid configuration:\n  CURSOR_SECRET: is required when NODE_ENV=production");
+    }
+    // Derived from the data directory so cursors stay valid across restarts of one dev setup.
+    cursorSecret = createHash("sha256").update(`gmi-dev-cursor-secret:${dataDir}`).digest("hex");
+    warnings.push("CURSOR_SECRET is not set: using a derived development secret (set it in production)");
+  }
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    redisUrl: e.REDIS_URL,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    logLevel: e.LOG_LEVEL,
+    cursorSecret,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    usageFlushMs: e.USAGE_FLUSH_MS,
+    catalogCacheTtlMs: e.CATALOG_CACHE_TTL_MS,
+    analytics: {
+      demandIndexWeights: e.DEMAND_INDEX_WEIGHTS,
+      liquidityDemandWeight: e.LIQUIDITY_DEMAND_WEIGHT,
+      unmetMinSearches: e.UNMET_MIN_SEARCHES,
+      rollupSchedule: e.ROLLUP_SCHEDULE,
+    },
+    warnings,
+  };
+};

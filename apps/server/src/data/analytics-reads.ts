@@ -1,0 +1,182 @@
+import type { GameIdentity } from "@gmi/contract";
+import type {
+  StoredConditionRow,
+  StoredLiquidityRow,
+  StoredSearchRow,
+} from "../domain/analytics/to-contract.js";
+import type { Sql } from "./sql.js";
+
+/**
+ * Reads of the rollup snapshots. Ranks are dense (1..N within a snapshot, scope and sort), so a page
+ * is a rank range and a cursor a rank: no OFFSET scans, whatever the page number.
+ */
+
+export type GamePrices = { loose: string | null; complete: string | null; new: string | null };
+export type GameInfo = { identity: GameIdentity; prices: GamePrices };
+
+/** A slice of a ranking: ranks `fromRank`..`fromRank + count - 1`. */
+export type RankSlice = { fromRank: number; count: number };
+
+const LIQUIDITY_RANK = { liquidity: "rank_liquidity", demand: "rank_demand", value: "rank_value" } as const;
+const SEARCH_RANK = { volume: "rank_volume", momentum: "rank_momentum", unmet: "rank_unmet" } as const;
+
+const LIQUIDITY_COLUMNS = `r.game_id AS "gameId", r.scope_console_id AS "scopeConsoleId", r.redirects,
+  r.distinct_users AS "distinctUsers", r.watch_count AS "watchCount", r.search_count AS "searchCount",
+  r.demand_index AS "demandIndex", r.momentum_value AS "momentumValue", r.momentum_label AS "momentumLabel",
+  r.price_accessibility AS "priceAccessibility", r.liquidity_score AS "liquidityScore",
+  r.rank_liquidity AS "rankLiquidity", r.rank_demand AS "rankDemand", r.rank_value AS "rankValue"`;
+
+/** Identity and prices of a game, joined to its console; prices as two-decimal text. */
+const GAME_COLUMNS = `g.id AS game_id, g.display_game_name AS game_name, g.marketplace_game_name AS game_slug,
+  g.console_id AS game_console_id, c.name AS game_console_name,
+  g.price_loose::text AS price_loose, g.price_complete::text AS price_complete, g.price_new::text AS price_new`;
+
+type GameColumns = {
+  game_id: number;
+  game_name: string;
+  game_slug: string;
+  game_console_id: number;
+  game_console_name: string;
+  price_loose: string | null;
+  price_complete: string | null;
+  price_new: string | null;
+};
+
+const toGameInfo = (row: GameColumns): GameInfo => ({
+  identity: {
+    id: row.game_id,
+    name: row.game_name,
+    slug: row.game_slug,
+    console_id: row.game_console_id,
+    console_name: row.game_console_name,
+  },
+  prices: { loose: row.price_loose, complete: row.price_complete, new: row.price_new },
+});
+
+export type LeaderboardEntry = { row: StoredLiquidityRow; game: GameInfo };
+
+export const countLiquidityRanked = async (
+  sql: Sql,
+  snapshotId: number,
+  scope: number,
+  sort: keyof typeof LIQUIDITY_RANK,
+): Promise<number> => {
+  const { rows } = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM liquidity_snapshot_rows
+     WHERE snapshot_id = $1 AND scope_console_id = $2 AND ${LIQUIDITY_RANK[sort]} IS NOT NULL`,
+    [snapshotId, scope],
+  );
+  return rows[0]?.n ?? 0;
+};
+
+export const readLiquiditySlice = async (
+  sql: Sql,
+  snapshotId: number,
+  scope: number,
+  sort: keyof typeof LIQUIDITY_RANK,
+  slice: RankSlice,
+): Promise<LeaderboardEntry[]> => {
+  const rank = `r.${LIQUIDITY_RANK[sort]}`;
+  const { rows } = await sql.query<StoredLiquidityRow & GameColumns>(
+    `SELECT ${LIQUIDITY_COLUMNS}, ${GAME_COLUMNS}
+     FROM liquidity_snapshot_rows r JOIN games g ON g.id = r.game_id JOIN consoles c ON c.id = g.console_id
+     WHERE r.snapshot_id = $1 AND r.scope_console_id = $2 AND ${rank} >= $3 AND ${rank} < $3 + $4
+     ORDER BY ${rank}`,
+    [snapshotId, scope, slice.fromRank, slice.count],
+  );
+  return rows.map((row) => ({ row, game: toGameInfo(row) }));
+};
+
+/**
+ * The all-consoles rows of the given games (profile and batch). Only enabled games are returned:
+ * an id missing from the result is unknown or disabled. `row` is null for an enabled game the
+ * snapshot does not hold (added to the catalog after the rollup).
+ */
+export const readProfiles = async (
+  sql: Sql,
+  snapshotId: number,
+  gameIds: readonly number[],
+): Promise<Map<number, { row: StoredLiquidityRow | null; game: GameInfo }>> => {
+  const { rows } = await sql.query<(StoredLiquidityRow & GameColumns) | (GameColumns & { gameId: null })>(
+    `SELECT ${LIQUIDITY_COLUMNS}, ${GAME_COLUMNS}
+     FROM games g JOIN consoles c ON c.id = g.console_id
+     LEFT JOIN liquidity_snapshot_rows r ON r.snapshot_id = $1 AND r.scope_console_id = 0 AND r.game_id = g.id
+     WHERE g.id = ANY($2::int[]) AND g.enabled`,
+    [snapshotId, [...new Set(gameIds)]],
+  );
+  return new Map(
+    rows.map((row) => [
+      row.game_id,
+      { row: row.gameId === null ? null : (row as StoredLiquidityRow), game: toGameInfo(row) },
+    ]),
+  );
+};
+
+/** The highest complete price among enabled games: the normalizer for a game missing from a snapshot. */
+export const maxCompletePrice = async (sql: Sql): Promise<number> => {
+  const { rows } = await sql.query<{ max: number | null }>(
+    "SELECT max(price_complete)::float8 AS max FROM games WHERE enabled",
+  );
+  return rows[0]?.max ?? 0;
+};
+
+const SEARCH_COLUMNS = `query, scope_console_id AS "scopeConsoleId", search_count AS "searchCount",
+  pricing_count AS "pricingCount", site_search_count AS "siteSearchCount", distinct_users AS "distinctUsers",
+  mobile_share AS "mobileShare", avg_result_count AS "avgResultCount", zero_result_count AS "zeroResultCount",
+  zero_result_share AS "zeroResultShare", momentum_value AS "momentumValue", momentum_label AS "momentumLabel",
+  demand_score AS "demandScore", rank_volume AS "rankVolume", rank_momentum AS "rankMomentum", rank_unmet AS "rankUnmet"`;
+
+export const countSearchRanked = async (
+  sql: Sql,
+  snapshotId: number,
+  scope: number,
+  sort: keyof typeof SEARCH_RANK,
+): Promise<number> => {
+  const { rows } = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM search_snapshot_rows
+     WHERE snapshot_id = $1 AND scope_console_id = $2 AND ${SEARCH_RANK[sort]} IS NOT NULL`,
+    [snapshotId, scope],
+  );
+  return rows[0]?.n ?? 0;
+};
+
+export const readSearchSlice = async (
+  sql: Sql,
+  snapshotId: number,
+  scope: number,
+  sort: keyof typeof SEARCH_RANK,
+  slice: RankSlice,
+): Promise<StoredSearchRow[]> => {
+  const rank = SEARCH_RANK[sort];
+  const { rows } = await sql.query<StoredSearchRow>(
+    `SELECT ${SEARCH_COLUMNS} FROM search_snapshot_rows
+     WHERE snapshot_id = $1 AND scope_console_id = $2 AND ${rank} >= $3 AND ${rank} < $3 + $4
+     ORDER BY ${rank}`,
+    [snapshotId, scope, slice.fromRank, slice.count],
+  );
+  return rows;
+};
+
+/** The stored condition rows of one game (0 = market-wide); empty when it had no activity. */
+export const readConditionRows = async (
+  sql: Sql,
+  snapshotId: number,
+  gameId: number,
+): Promise<StoredConditionRow[]> => {
+  const { rows } = await sql.query<StoredConditionRow>(
+    `SELECT game_id AS "gameId", condition, rank, search_count AS "searchCount", condition_share AS "conditionShare",
+       distinct_users AS "distinctUsers", mobile_share AS "mobileShare", redirects, watch_count AS "watchCount"
+     FROM condition_snapshot_rows WHERE snapshot_id = $1 AND game_id = $2 ORDER BY rank`,
+    [snapshotId, gameId],
+  );
+  return rows;
+};
+
+/** One enabled game's identity and prices, or null for an unknown or disabled id. */
+export const readGameInfo = async (sql: Sql, gameId: number): Promise<GameInfo | null> => {
+  const { rows } = await sql.query<GameColumns>(
+    `SELECT ${GAME_COLUMNS} FROM games g JOIN consoles c ON c.id = g.console_id WHERE g.id = $1 AND g.enabled`,
+    [gameId],
+  );
+  return rows[0] ? toGameInfo(rows[0]) : null;
+};

@@ -1,0 +1,181 @@
+import type { ConsoleRow, GameRow } from "../domain/catalog/records.js";
+import type { CursorPosition } from "../domain/pagination/cursor.js";
+import type { PageRequest } from "../domain/pagination/page.js";
+import { fetchSize } from "../domain/pagination/page.js";
+import type { Sql } from "./sql.js";
+import { prepared } from "./sql.js";
+
+export type Listed<Row> = { rows: Row[]; total: number };
+
+const GAME_COLUMNS = `g.id, g.display_game_name, g.marketplace_game_name, g.console_id,
+  c.name AS console_name, c.slug AS console_slug,
+  g.price_loose::text AS price_loose, g.price_complete::text AS price_complete, g.price_new::text AS price_new`;
+const GAMES_FROM = "games g JOIN consoles c ON c.id = g.console_id";
+
+type ListSpec = {
+  columns: string;
+  from: string;
+  where: string[];
+  params: unknown[];
+  /** The total order: sort expressions ending with the id, matched by the cursor position. */
+  order: string[];
+  countSql: string;
+};
+
+/**
+ * One page of a keyset-ordered list plus its total. Page mode uses OFFSET; cursor mode continues
+ * strictly after the position with a row comparison that the (enabled, name, id) indexes serve.
+ */
+const listPage = async <Row>(sql: Sql, spec: ListSpec, request: PageRequest): Promise<Listed<Row>> => {
+  const where = [...spec.where];
+  const params = [...spec.params];
+  if (request.mode === "cursor" && request.after) {
+    const after: CursorPosition = request.after;
+    const placeholders = after.map((value) => {
+      params.push(value);
+      return `$${params.length}`;
+    });
+    where.push(`(${spec.order.join(", ")}) > (${placeholders.join(", ")})`);
+  }
+  params.push(fetchSize(request));
+  let tail = `LIMIT $${params.length}`;
+  if (request.mode === "page") {
+    params.push(request.offset);
+    tail += ` OFFSET $${params.length}`;
+  }
+  const text = `SELECT ${spec.columns} FROM ${spec.from} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+    ORDER BY ${spec.order.join(", ")} ${tail}`;
+  const [rows, count] = await Promise.all([
+    sql.query(prepared(text, params)),
+    sql.query<{ total: number }>(prepared(spec.countSql, spec.params)),
+  ]);
+  return { rows: rows.rows as Row[], total: count.rows[0]?.total ?? 0 };
+};
+
+export type TitleRow = { id: number; display_game_name: string };
+export type SlugRow = { id: number; marketplace_game_name: string };
+
+export const listTitles = (sql: Sql, request: PageRequest) =>
+  listPage<TitleRow>(
+    sql,
+    {
+      columns: "id, display_game_name",
+      from: "games",
+      where: ["enabled"],
+      params: [],
+      order: ["display_game_name", "id"],
+      countSql: "SELECT count(*)::int AS total FROM games WHERE enabled",
+    },
+    request,
+  );
+
+export const listSlugs = (sql: Sql, request: PageRequest) =>
+  listPage<SlugRow>(
+    sql,
+    {
+      columns: "id, marketplace_game_name",
+      from: "games",
+      where: ["enabled"],
+      params: [],
+      order: ["marketplace_game_name", "id"],
+      countSql: "SELECT count(*)::int AS total FROM games WHERE enabled",
+    },
+    request,
+  );
+
+export const listConsoleGames = (sql: Sql, consoleId: number, request: PageRequest) =>
+  listPage<GameRow>(
+    sql,
+    {
+      columns: GAME_COLUMNS,
+      from: GAMES_FROM,
+      where: ["g.enabled", "g.console_id = $1"],
+      params: [consoleId],
+      order: ["g.display_game_name", "g.id"],
+      countSql: "SELECT count(*)::int AS total FROM games WHERE enabled AND console_id = $1",
+    },
+    request,
+  );
+
+export const listConsoles = (sql: Sql, request: PageRequest) =>
+  listPage<ConsoleRow>(
+    sql,
+    {
+      columns: `c.id, c.name, c.slug,
+        (SELECT count(*) FROM games g WHERE g.enabled AND g.console_id = c.id)::int AS game_count`,
+      from: "consoles c",
+      where: [],
+      params: [],
+      order: ["c.name", "c.id"],
+      countSql: "SELECT count(*)::int AS total FROM consoles",
+    },
+    request,
+  );
+
+export const findGameById = async (sql: Sql, id: number): Promise<GameRow | null> => {
+  const result = await sql.query<GameRow>(
+    `SELECT ${GAME_COLUMNS} FROM ${GAMES_FROM} WHERE g.enabled AND g.id = $1`,
+    [id],
+  );
+  return result.rows[0] ?? null;
+};
+
+/** Same slug or title on several consoles: ordered by console name, then id. */
+export const findGamesBySlug = async (sql: Sql, slug: string): Promise<GameRow[]> =>
+  (
+    await sql.query<GameRow>(
+      `SELECT ${GAME_COLUMNS} FROM ${GAMES_FROM} WHERE g.enabled AND g.marketplace_game_name = $1 ORDER BY c.name, g.id`,
+      [slug],
+    )
+  ).rows;
+
+export const findGamesByTitleKey = async (sql: Sql, key: string): Promise<GameRow[]> =>
+  (
+    await sql.query<GameRow>(
+      `SELECT ${GAME_COLUMNS} FROM ${GAMES_FROM} WHERE g.enabled AND g.title_key = $1 ORDER BY c.name, g.id`,
+      [key],
+    )
+  ).rows;
+
+export const countGames = async (sql: Sql): Promise<number> =>
+  (await sql.query<{ n: number }>("SELECT count(*)::int AS n FROM games")).rows[0]?.n ?? 0;
+
+export type NewConsole = { id: number; name: string; slug: string };
+export type NewGame = {
+  id: number;
+  consoleId: number;
+  displayGameName: string;
+  titleKey: string;
+  marketplaceGameName: string;
+  enabled: boolean;
+  prices: { loose: string | null; complete: string | null; new: string | null };
+};
+
+/** Bulk insert (one statement per table, arrays unnested): used by the demo catalog and tests. */
+export const insertCatalog = async (sql: Sql, consoles: NewConsole[], games: NewGame[]): Promise<void> => {
+  if (consoles.length) {
+    await sql.query(
+      "INSERT INTO consoles (id, name, slug) SELECT * FROM unnest($1::int[], $2::text[], $3::text[])",
+      [consoles.map((c) => c.id), consoles.map((c) => c.name), consoles.map((c) => c.slug)],
+    );
+  }
+  if (games.length) {
+    await sql.query(
+      `INSERT INTO games (id, console_id, display_game_name, title_key, marketplace_game_name, enabled,
+         price_loose, price_complete, price_new)
+       SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::bool[],
+         $7::numeric[], $8::numeric[], $9::numeric[])`,
+      [
+        games.map((g) => g.id),
+        games.map((g) => g.consoleId),
+        games.map((g) => g.displayGameName),
+        games.map((g) => g.titleKey),
+        games.map((g) => g.marketplaceGameName),
+        games.map((g) => g.enabled),
+        games.map((g) => g.prices.loose),
+        games.map((g) => g.prices.complete),
+        games.map((g) => g.prices.new),
+      ],
+    );
+  }
+};

@@ -1,0 +1,146 @@
+import type { PlanLimits, PlanSlug, Scope } from "@gmi/contract";
+import { generateApiKey } from "../domain/auth/api-key.js";
+import type { KeyRecord } from "../domain/auth/authorize.js";
+import type { Sql } from "./sql.js";
+import { prepared } from "./sql.js";
+
+export type ApiKeySummary = {
+  id: number;
+  organization_id: number;
+  client_id: number | null;
+  name: string;
+  last_four: string;
+  scopes: Scope[];
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+};
+
+/** Never selects key_hash: nothing outside the lookup below needs it. */
+const SUMMARY = "id, organization_id, client_id, name, last_four, scopes, created_at, expires_at, revoked_at";
+
+export const insertApiKey = async (
+  sql: Sql,
+  input: {
+    organizationId: number;
+    clientId: number | null;
+    name: string;
+    hash: string;
+    lastFour: string;
+    scopes: Scope[];
+    expiresAt: Date | null;
+  },
+): Promise<ApiKeySummary> => {
+  const result = await sql.query<ApiKeySummary>(
+    `INSERT INTO api_keys (organization_id, client_id, name, key_hash, last_four, scopes, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${SUMMARY}`,
+    [
+      input.organizationId,
+      input.clientId,
+      input.name,
+      input.hash,
+      input.lastFour,
+      input.scopes,
+      input.expiresAt,
+    ],
+  );
+  const row = result.rows[0];
+  if (!row) throw new Error("api key insert returned nothing");
+  return row;
+};
+
+/** Revoking twice keeps the first revocation time. Null when no such key. */
+export const revokeApiKey = async (sql: Sql, id: number, at: Date): Promise<ApiKeySummary | null> =>
+  (
+    await sql.query<ApiKeySummary>(
+      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${SUMMARY}`,
+      [id, at],
+    )
+  ).rows[0] ?? null;
+
+export const listApiKeys = async (sql: Sql, organizationId: number): Promise<ApiKeySummary[]> =>
+  (
+    await sql.query<ApiKeySummary>(`SELECT ${SUMMARY} FROM api_keys WHERE organization_id = $1 ORDER BY id`, [
+      organizationId,
+    ])
+  ).rows;
+
+type LookupRow = {
+  key_id: number;
+  key_name: string;
+  last_four: string;
+  scopes: Scope[];
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  org_id: number;
+  org_name: string;
+  org_status: string;
+  client_id: number | null;
+  client_status: string | null;
+  plan_slug: PlanSlug;
+  plan_name: string;
+  rate_limit_per_minute: number;
+  rate_limit_per_day: number;
+  monthly_quota: number | null;
+  max_batch_size: number;
+  max_page_size: number;
+  overage: boolean;
+};
+
+/** The hot path of authentication: one indexed lookup by key hash with everything a request needs. */
+export const findKeyByHash = async (sql: Sql, hash: string): Promise<KeyRecord | null> => {
+  const result = await sql.query<LookupRow>(
+    prepared(
+      `SELECT k.id AS key_id, k.name AS key_name, k.last_four, k.scopes, k.expires_at, k.revoked_at,
+       o.id AS org_id, o.name AS org_name, o.status AS org_status,
+       c.id AS client_id, c.status AS client_status,
+       p.slug AS plan_slug, p.name AS plan_name, p.rate_limit_per_minute, p.rate_limit_per_day, p.monthly_quota,
+       p.max_batch_size, p.max_page_size, p.overage
+     FROM api_keys k
+     JOIN organizations o ON o.id = k.organization_id
+     JOIN plans p ON p.slug = o.plan_slug
+     LEFT JOIN api_clients c ON c.id = k.client_id
+     WHERE k.key_hash = $1`,
+      [hash],
+    ),
+  );
+  const row = result.rows[0];
+  if (!row) return null;
+  const plan: PlanLimits = {
+    slug: row.plan_slug,
+    name: row.plan_name,
+    rate_limit_per_minute: row.rate_limit_per_minute,
+    rate_limit_per_day: row.rate_limit_per_day,
+    monthly_quota: row.monthly_quota,
+    max_batch_size: row.max_batch_size,
+    max_page_size: row.max_page_size,
+    overage: row.overage,
+  };
+  return {
+    keyId: row.key_id,
+    keyName: row.key_name,
+    lastFour: row.last_four,
+    scopes: row.scopes ?? [],
+    expiresAt: row.expires_at?.getTime() ?? null,
+    revokedAt: row.revoked_at?.getTime() ?? null,
+    organization: { id: row.org_id, name: row.org_name, status: row.org_status },
+    client: row.client_id === null ? null : { id: row.client_id, status: row.client_status ?? "active" },
+    plan,
+  };
+};
+
+/** Generates a key and stores its hash; the only time the key itself exists. */
+export const issueApiKey = async (
+  sql: Sql,
+  input: {
+    organizationId: number;
+    clientId: number | null;
+    name: string;
+    scopes: Scope[];
+    expiresAt: Date | null;
+  },
+): Promise<ApiKeySummary & { key: string }> => {
+  const generated = generateApiKey();
+  const summary = await insertApiKey(sql, { ...input, hash: generated.hash, lastFour: generated.lastFour });
+  return { ...summary, key: generated.key };
+};

@@ -1,0 +1,54 @@
+import type { Redis } from "ioredis";
+import type { LimiterStore } from "../domain/limits/store.js";
+
+/**
+ * Check-and-increment of every window in one round trip. Redis runs a script atomically, so two
+ * servers (or two requests) can never both take the last units: a request costing N is admitted
+ * only if every window has N left, and a refused request increments nothing.
+ * KEYS: the window counters. ARGV: cost, then limit and TTL (ms) of each window.
+ * Returns {admitted 1|0, blocked window index (1-based, 0 when admitted), count per window...}.
+ */
+const CONSUME = `
+local cost = tonumber(ARGV[1])
+local counts = {}
+local blocked = 0
+for i = 1, #KEYS do
+  counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if blocked == 0 and counts[i] + cost > tonumber(ARGV[2 * i]) then blocked = i end
+end
+if blocked > 0 then
+  return {0, blocked, unpack(counts)}
+end
+for i = 1, #KEYS do
+  counts[i] = redis.call('INCRBY', KEYS[i], cost)
+  redis.call('PEXPIRE', KEYS[i], ARGV[2 * i + 1])
+end
+return {1, 0, unpack(counts)}
+`;
+
+/** Window keys outlive their window a little so a late refund still finds its counter. */
+const TTL_GRACE_MS = 5_000;
+
+export const redisLimiterStore = (redis: Redis, prefix = "gmi:rl:"): LimiterStore => {
+  const consumeCommand = "gmiRateConsume";
+  redis.defineCommand(consumeCommand, { lua: CONSUME });
+  const run = (redis as unknown as Record<string, (...args: Array<string | number>) => Promise<number[]>>)[
+    consumeCommand
+  ];
+  if (!run) throw new Error("redis command not defined");
+  return {
+    async consume(windows, cost, now) {
+      const args: Array<string | number> = [windows.length, ...windows.map((w) => prefix + w.key), cost];
+      for (const w of windows) args.push(w.limit, Math.max(1, w.resetsAt - now) + TTL_GRACE_MS);
+      const [admitted, blocked, ...counts] = (await run.apply(redis, args)).map(Number);
+      if (admitted === 1) return { admitted: true, counts };
+      return { admitted: false, counts, blocked: (blocked ?? 1) - 1 };
+    },
+    async refund(windows, cost) {
+      const pipeline = redis.pipeline();
+      for (const w of windows) pipeline.decrby(prefix + w.key, cost);
+      await pipeline.exec();
+    },
+    async close() {},
+  };
+};

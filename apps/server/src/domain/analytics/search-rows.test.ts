@@ -1,0 +1,203 @@
+import { describe, expect, it } from "vitest";
+import type { QueryAggregate, SearchSnapshotFields } from "./search-rows.js";
+import { buildSearchRows, scoreSearchScope, searchConsoleScope } from "./search-rows.js";
+
+const query = (
+  q: Partial<QueryAggregate> & Pick<QueryAggregate, "query" | "searchCount">,
+): QueryAggregate => ({
+  scopeConsoleId: 0,
+  pricingCount: q.searchCount,
+  siteSearchCount: 0,
+  distinctUsers: 1,
+  mobileCount: 0,
+  resultCountSum: 0,
+  zeroResultCount: 0,
+  searches7d: 0,
+  searches30d: 0,
+  ...q,
+});
+
+// max count 100 (mario), max users 80 (kirby, zelda). raw = .8·count/100 + .2·users/80.
+const fixture = [
+  query({
+    query: "mario",
+    searchCount: 100,
+    pricingCount: 60,
+    siteSearchCount: 40,
+    distinctUsers: 10,
+    mobileCount: 70,
+    resultCountSum: 1_200,
+    searches7d: 35,
+    searches30d: 100,
+  }),
+  query({
+    query: "zelda",
+    searchCount: 90,
+    distinctUsers: 80,
+    mobileCount: 45,
+    resultCountSum: 90,
+    zeroResultCount: 45,
+  }),
+  query({
+    query: "kirby",
+    searchCount: 90,
+    distinctUsers: 80,
+    zeroResultCount: 9,
+    searches7d: 7,
+    searches30d: 30,
+  }),
+  query({
+    query: "sonic",
+    searchCount: 50,
+    distinctUsers: 5,
+    zeroResultCount: 10,
+    searches7d: 3,
+    searches30d: 30,
+  }),
+  query({
+    query: "metroid",
+    searchCount: 4,
+    distinctUsers: 4,
+    zeroResultCount: 4,
+    searches7d: 2,
+    searches30d: 10,
+  }),
+];
+const rows = scoreSearchScope(0, fixture, { unmetMinSearches: 5 });
+const row = (q: string) => rows.find((r) => r.query === q) as SearchSnapshotFields;
+
+describe("search rows: figures", () => {
+  it("derives shares and averages from the counts", () => {
+    expect(row("mario")).toMatchObject({
+      pricingCount: 60,
+      siteSearchCount: 40,
+      mobileShare: 0.7,
+      avgResultCount: 12,
+      zeroResultShare: 0,
+    });
+    expect(row("zelda")).toMatchObject({ mobileShare: 0.5, avgResultCount: 1, zeroResultShare: 0.5 });
+  });
+
+  it("momentum: mario 30·35/(7·100) = 1.5 rising, kirby 1 steady, metroid .8571 steady, sonic .4286 cooling, zelda unknown", () => {
+    expect(rows.map((r) => [r.query, r.momentumValue, r.momentumLabel])).toEqual([
+      ["mario", 1.5, "rising"],
+      ["kirby", 1, "steady"],
+      ["zelda", null, "unknown"],
+      ["sonic", 0.4286, "cooling"],
+      ["metroid", 0.8571, "steady"],
+    ]);
+  });
+
+  it("demand score: top by volume is 100; sonic .4125/.825 = 50; metroid .042/.825 = 5.09 → 5", () => {
+    expect(row("mario").demandScore).toBe(100);
+    expect(row("sonic").demandScore).toBe(50);
+    expect(row("metroid").demandScore).toBe(5);
+  });
+
+  it("clamps to 100 a query whose reach lifts it above the top one (kirby .92 > mario .825)", () => {
+    expect(row("kirby").demandScore).toBe(100);
+    expect(row("zelda").demandScore).toBe(100);
+  });
+});
+
+describe("search rows: ranks", () => {
+  it("volume: count desc, then distinct users desc, then query asc (kirby before zelda)", () => {
+    expect(rows.map((r) => [r.query, r.rankVolume])).toEqual([
+      ["mario", 1],
+      ["kirby", 2],
+      ["zelda", 3],
+      ["sonic", 4],
+      ["metroid", 5],
+    ]);
+  });
+
+  it("momentum: value desc; no baseline → no rank", () => {
+    expect(Object.fromEntries(rows.map((r) => [r.query, r.rankMomentum]))).toEqual({
+      mario: 1,
+      kirby: 2,
+      metroid: 3,
+      sonic: 4,
+      zelda: null,
+    });
+  });
+
+  it("unmet: only 5+ searches; zero-result share desc, then count desc", () => {
+    expect(Object.fromEntries(rows.map((r) => [r.query, r.rankUnmet]))).toEqual({
+      zelda: 1,
+      sonic: 2,
+      kirby: 3,
+      mario: 4,
+      metroid: null,
+    });
+  });
+
+  it("unmet threshold is inclusive: exactly 5 searches qualifies, 4 does not", () => {
+    const scoped = scoreSearchScope(
+      0,
+      [
+        query({ query: "a", searchCount: 5, zeroResultCount: 5 }),
+        query({ query: "b", searchCount: 4, zeroResultCount: 4 }),
+      ],
+      { unmetMinSearches: 5 },
+    );
+    expect(scoped.map((r) => [r.query, r.rankUnmet])).toEqual([
+      ["a", 1],
+      ["b", null],
+    ]);
+  });
+
+  it("breaks unmet and momentum ties by count, then query", () => {
+    const scoped = scoreSearchScope(
+      0,
+      [
+        query({ query: "b", searchCount: 10, zeroResultCount: 5, searches7d: 7, searches30d: 30 }),
+        query({ query: "a", searchCount: 10, zeroResultCount: 5, searches7d: 7, searches30d: 30 }),
+        query({ query: "c", searchCount: 20, zeroResultCount: 10, searches7d: 7, searches30d: 30 }),
+      ],
+      { unmetMinSearches: 5 },
+    );
+    const order = (key: "rankUnmet" | "rankMomentum") =>
+      [...scoped].sort((x, y) => (x[key] ?? 0) - (y[key] ?? 0)).map((r) => r.query);
+    expect(order("rankUnmet")).toEqual(["c", "a", "b"]);
+    expect(order("rankMomentum")).toEqual(["c", "a", "b"]);
+  });
+});
+
+describe("search rows: scopes and edge cases", () => {
+  it("an empty period has no rows", () => {
+    expect(scoreSearchScope(0, [], { unmetMinSearches: 5 })).toEqual([]);
+    expect(buildSearchRows([], { unmetMinSearches: 5 })).toEqual([]);
+  });
+
+  it("scores each scope against its own top query", () => {
+    const built = buildSearchRows(
+      [
+        query({ scopeConsoleId: 2, query: "sonic", searchCount: 10 }),
+        query({ scopeConsoleId: 0, query: "mario", searchCount: 40 }),
+        query({ scopeConsoleId: 0, query: "sonic", searchCount: 10 }),
+      ],
+      { unmetMinSearches: 5 },
+    );
+    expect(built.map((r) => [r.scopeConsoleId, r.query, r.rankVolume, r.demandScore])).toEqual([
+      [0, "mario", 1, 100],
+      [0, "sonic", 2, 40], // .8·10/40 + .2·1/1 = .4 over mario's .8 + .2 = 1
+      [2, "sonic", 1, 100],
+    ]);
+  });
+
+  it("refuses a query twice in one scope", () => {
+    expect(() =>
+      buildSearchRows([query({ query: "x", searchCount: 1 }), query({ query: "x", searchCount: 2 })], {
+        unmetMinSearches: 5,
+      }),
+    ).toThrow(RangeError);
+  });
+
+  it("puts a search in its console, else its game's console, else no console scope", () => {
+    const consoleOf = (gameId: number) => (gameId === 101 ? 1 : undefined);
+    expect(searchConsoleScope({ consoleId: 3, gameId: 101 }, consoleOf)).toBe(3);
+    expect(searchConsoleScope({ consoleId: null, gameId: 101 }, consoleOf)).toBe(1);
+    expect(searchConsoleScope({ consoleId: null, gameId: null }, consoleOf)).toBeNull();
+    expect(searchConsoleScope({ consoleId: null, gameId: 999 }, consoleOf)).toBeNull();
+  });
+});

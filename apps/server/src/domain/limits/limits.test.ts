@@ -1,0 +1,91 @@
+import { PLANS } from "@gmi/contract";
+import { describe, expect, it } from "vitest";
+import { manualClock } from "../../clock.js";
+import type { ApiError } from "../../errors.js";
+import { batchCost } from "./batch-cost.js";
+import { meter } from "./meter.js";
+import { memoryLimiterStore } from "./store.js";
+import { memoryUsageStore } from "./usage.js";
+import { billingMonth, monthResetsAt, rateWindows } from "./windows.js";
+
+const start = Date.UTC(2026, 1, 28, 23, 59, 30);
+const tiny = { ...PLANS.free, rate_limit_per_minute: 3, rate_limit_per_day: 5, monthly_quota: 4 };
+
+const rejection = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ApiError;
+  }
+  throw new Error("expected a rejection");
+};
+
+describe("windows", () => {
+  it("are aligned to the UTC minute, day and calendar month", () => {
+    const [minute, day] = rateWindows(7, tiny, start);
+    expect(minute?.resetsAt).toBe(Date.UTC(2026, 1, 28, 23, 60));
+    expect(day?.resetsAt).toBe(Date.UTC(2026, 2, 1));
+    expect(billingMonth(start)).toBe("2026-02");
+    expect(monthResetsAt(start)).toBe(Date.UTC(2026, 2, 1));
+  });
+});
+
+describe("meter", () => {
+  it("admits within every window, all or nothing, and reports the minute window", async () => {
+    const clock = manualClock(start);
+    const deps = { limiter: memoryLimiterStore(), usage: memoryUsageStore(), clock };
+    expect(await meter(deps, 1, tiny, 2)).toEqual({ limit: 3, remaining: 1, reset: 30 });
+    const refused = await rejection(meter(deps, 1, tiny, 2));
+    expect(refused.toBody().error).toMatchObject({
+      code: "rate_limit_exceeded",
+      details: { window: "minute", limit: 3 },
+    });
+    expect(refused.headers["retry-after"]).toBe(30);
+    // The refused request cost nothing: one unit is still there.
+    expect(await meter(deps, 1, tiny, 1)).toMatchObject({ remaining: 0 });
+    clock.advance(60_000);
+    // A new day and a new month: fresh windows, fresh quota.
+    expect(await meter(deps, 1, tiny, 3)).toMatchObject({ remaining: 0 });
+  });
+
+  it("refuses past the day window", async () => {
+    const clock = manualClock(Date.UTC(2026, 1, 10, 12));
+    const deps = { limiter: memoryLimiterStore(), usage: memoryUsageStore(), clock };
+    const plan = { ...tiny, monthly_quota: 100 };
+    await meter(deps, 1, plan, 3);
+    clock.advance(60_000);
+    await meter(deps, 1, plan, 2);
+    clock.advance(60_000);
+    const refused = await rejection(meter(deps, 1, plan, 1));
+    expect(refused.toBody().error.details).toEqual({ window: "day", limit: 5 });
+  });
+
+  it("402 past the monthly quota refunds the windows; overage plans pass", async () => {
+    const clock = manualClock(Date.UTC(2026, 1, 10, 12));
+    const deps = { limiter: memoryLimiterStore(), usage: memoryUsageStore(), clock };
+    const plan = { ...tiny, rate_limit_per_day: 100 };
+    await meter(deps, 1, plan, 3);
+    clock.advance(60_000);
+    const refused = await rejection(meter(deps, 1, plan, 2));
+    expect(refused.toBody().error).toMatchObject({ code: "quota_exceeded", details: { quota: 4, used: 3 } });
+    expect(await meter(deps, 1, plan, 1)).toMatchObject({ remaining: 2 });
+    expect(await meter(deps, 2, { ...plan, overage: true }, 3)).toBeDefined();
+    clock.advance(60_000);
+    expect(await meter(deps, 2, { ...plan, overage: true }, 3)).toBeDefined();
+  });
+
+  it("counts per organization", async () => {
+    const deps = { limiter: memoryLimiterStore(), usage: memoryUsageStore(), clock: manualClock(start) };
+    await meter(deps, 1, tiny, 3);
+    expect(await meter(deps, 2, tiny, 3)).toMatchObject({ remaining: 0 });
+  });
+});
+
+describe("batchCost", () => {
+  it("is one unit per element for a batch the handler will serve, else one", () => {
+    expect(batchCost({ requests: [1, 2, 3] }, 10)).toBe(3);
+    expect(batchCost({ requests: [] }, 10)).toBe(1);
+    expect(batchCost({ requests: new Array(11).fill(1) }, 10)).toBe(1);
+    expect(batchCost(undefined, 10)).toBe(1);
+  });
+});

@@ -1,0 +1,56 @@
+/** One counter to check: admitted only if `count + cost <= limit`. */
+export type WindowCheck = { key: string; limit: number; resetsAt: number };
+
+/**
+ * `counts`: each window's count after the increment when admitted, its current count when not.
+ * `blocked`: index of the first window that had fewer than `cost` units left.
+ */
+export type ConsumeResult =
+  | { admitted: true; counts: number[] }
+  | { admitted: false; counts: number[]; blocked: number };
+
+/**
+ * Rate-window counters. `consume` is all-or-nothing across the windows: a request costing N is
+ * admitted only if every window has N left, and a rejected request increments nothing.
+ */
+export interface LimiterStore {
+  consume(windows: WindowCheck[], cost: number, now: number): Promise<ConsumeResult>;
+  /** Gives back units of an admitted request that a later check (the monthly quota) refused. */
+  refund(windows: WindowCheck[], cost: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Single-process store (tests, a lone server without REDIS_URL). */
+export const memoryLimiterStore = (): LimiterStore => {
+  const counters = new Map<string, { count: number; resetsAt: number }>();
+  let calls = 0;
+  const sweep = (now: number) => {
+    for (const [key, entry] of counters) if (entry.resetsAt <= now) counters.delete(key);
+  };
+  return {
+    async consume(windows, cost, now) {
+      if (++calls % 1_000 === 0) sweep(now);
+      const counts = windows.map((w) => {
+        const entry = counters.get(w.key);
+        return entry && entry.resetsAt > now ? entry.count : 0;
+      });
+      const blocked = windows.findIndex((w, i) => (counts[i] ?? 0) + cost > w.limit);
+      if (blocked !== -1) return { admitted: false, counts, blocked };
+      windows.forEach((w, i) => {
+        const count = (counts[i] ?? 0) + cost;
+        counters.set(w.key, { count, resetsAt: w.resetsAt });
+        counts[i] = count;
+      });
+      return { admitted: true, counts };
+    },
+    async refund(windows, cost) {
+      for (const w of windows) {
+        const entry = counters.get(w.key);
+        if (entry) entry.count = Math.max(0, entry.count - cost);
+      }
+    },
+    async close() {
+      counters.clear();
+    },
+  };
+};

@@ -1,0 +1,39 @@
+import type { Database } from "../db/open.js";
+import type { ScoringConfig } from "../domain/analytics/weights.js";
+import type { IsoDay } from "../domain/analytics/windows.js";
+import { type DemoScale, generateDemo } from "../domain/demo/generate.js";
+import { type ImportReport, importLines } from "./import.js";
+import { rollupDates } from "./rollup.js";
+
+export type DemoSeed = { scale: DemoScale | number; seed: number; endDate: IsoDay; rollupDays: number };
+
+export type SeedReport = ImportReport & { events: number; computed: IsoDay[] };
+
+/**
+ * Generates the demo marketplace into the database through the importer (the same validation and
+ * loading as a customer's NDJSON) and rolls up its last `rollupDays` dates.
+ */
+export const seedDemo = async (
+  db: Database,
+  scoring: ScoringConfig,
+  options: DemoSeed,
+  onLine: (lines: number) => void = () => {},
+): Promise<SeedReport> => {
+  async function* lines() {
+    for (const record of generateDemo({
+      endDate: options.endDate,
+      seed: options.seed,
+      scale: options.scale,
+    })) {
+      yield JSON.stringify(record);
+    }
+  }
+  const report = await importLines(db, lines(), onLine);
+  const computed = await rollupDates(
+    db,
+    { end: options.endDate, days: options.rollupDays, force: false },
+    scoring,
+  );
+  const events = report.counts.redirect + report.counts.watch + report.counts.search;
+  return { ...report, events, computed };
+};

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from "fastify";
+import type { Clock } from "../clock.js";
+import { bearerToken, hashApiKey, isWellFormedKey } from "../domain/auth/api-key.js";
+import type { AuthContext } from "../domain/auth/authorize.js";
+import { authorize } from "../domain/auth/authorize.js";
+import type { KeyLookup } from "../domain/auth/key-cache.js";
+import type { RouteEntry } from "../domain/auth/scope-table.js";
+import { ApiError } from "../errors.js";
+import { globalPlugin } from "./plugin.js";
+import { appendHook, contractEntryOf } from "./route-hooks.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The authenticated key, its organization and plan; null on routes outside the contract. */
+    auth: AuthContext | null;
+    /** The contract route being served (from the scope table), null outside the contract. */
+    contractRoute: RouteEntry | null;
+  }
+}
+
+export type AuthPluginOptions = { lookup: KeyLookup; clock: Clock; routes: Map<string, RouteEntry> };
+
+/**
+ * Every route of the contract gets an onRequest authentication hook when it is registered, with
+ * its required scope from the contract's metadata (the one scope table). onRequest runs before the
+ * body is read, so an anonymous request costs no parsing. Routes outside the contract (health,
+ * OpenAPI, 404s) are public.
+ */
+export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, { lookup, clock, routes }) => {
+  app.decorateRequest("auth", null);
+  app.decorateRequest("contractRoute", null);
+  app.addHook("onRoute", (route) => {
+    const entry = contractEntryOf(routes, route);
+    if (!entry) return;
+    appendHook(route, "onRequest", async (request: FastifyRequest) => {
+      request.contractRoute = entry;
+      const token = bearerToken(request.headers.authorization);
+      if (!token) throw new ApiError("unauthorized", "Send the API key as Authorization: Bearer <key>");
+      const record = isWellFormedKey(token) ? await lookup(hashApiKey(token)) : null;
+      request.auth = authorize(record, entry.scope, clock.now());
+    });
+  });
+});
+
+/** For handlers of authenticated routes: the auth context, which the plugin guarantees is there. */
+export const authOf = (request: FastifyRequest): AuthContext => {
+  if (!request.auth) throw new Error("route served without authentication");
+  return request.auth;
+};

@@ -1,0 +1,28 @@
+import { globalPlugin } from "./plugin.js";
+
+/**
+ * Every response carries X-Request-Id (set at the first onRequest hook, which every routed request
+ * passes, 404s included; errors keep headers already set; app.ts covers pre-routing failures), and
+ * every request ends in one structured log line. The request id is in every
+ * line of the request because Fastify's per-request child logger carries it (genReqId in app.ts).
+ * The Authorization header is never logged (we log no headers at all).
+ */
+export const requestContextPlugin = globalPlugin("request-context", async (app) => {
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header("x-request-id", request.id);
+    done();
+  });
+  app.addHook("onResponse", (request, reply, done) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+        organization_id: request.auth?.organization.id ?? null,
+      },
+      "request",
+    );
+    done();
+  });
+});

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from "fastify";
+import { buildApp, createLogger } from "../../src/app.js";
+import type { Clock } from "../../src/clock.js";
+import { systemClock } from "../../src/clock.js";
+import type { Config } from "../../src/config.js";
+import { loadConfig } from "../../src/config.js";
+import type { Sql } from "../../src/data/sql.js";
+import { pgUsageStore } from "../../src/data/usage.js";
+import type { LimiterStore } from "../../src/domain/limits/store.js";
+import { memoryLimiterStore } from "../../src/domain/limits/store.js";
+import type { UsageStore } from "../../src/domain/limits/usage.js";
+import type { ReadinessCheck } from "../../src/plugins/health.js";
+
+export const testConfig = (env: Record<string, string> = {}): Config =>
+  loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    CURSOR_SECRET: "test-cursor-secret-0123456789abcdef",
+    AUTH_CACHE_TTL_MS: "0",
+    ...env,
+  });
+
+export type TestApp = {
+  app: FastifyInstance;
+  usage: UsageStore;
+  limiter: LimiterStore;
+  close(): Promise<void>;
+};
+
+/** The real app on a test database; memory limiter unless one is given; usage in PostgreSQL. */
+export const startTestApp = async (
+  sql: Sql,
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    limiter?: LimiterStore;
+    readiness?: ReadinessCheck[];
+    /** Runs before ready(): a test may add routes (e.g. one that throws). */
+    extend?: (app: FastifyInstance) => void;
+  } = {},
+): Promise<TestApp> => {
+  const config = testConfig(options.env);
+  const limiter = options.limiter ?? memoryLimiterStore();
+  const usage = pgUsageStore(sql, { flushMs: config.usageFlushMs });
+  const app = await buildApp({
+    config,
+    sql,
+    logger: createLogger(config),
+    limiter,
+    usage,
+    clock: options.clock ?? systemClock,
+    ...(options.readiness ? { readiness: options.readiness } : {}),
+  });
+  options.extend?.(app);
+  await app.ready();
+  return {
+    app,
+    usage,
+    limiter,
+    close: async () => {
+      await app.close();
+      await usage.close();
+    },
+  };
+};
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import { AccountRecordSchema, ErrorEnvelopeSchema } from "@gmi/contract";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { manualClock } from "../src/clock.js";
+import { redisLimiterStore } from "../src/data/redis-limiter.js";
+import { billingMonth } from "../src/domain/limits/windows.js";
+import type { TestApp } from "./helpers/app.js";
+import { bearer, startTestApp } from "./helpers/app.js";
+import { testRedisUrl, useTestDatabase } from "./helpers/setup.js";
+import { createTenant, createTestPlan } from "./helpers/tenant.js";
+
+const db = useTestDatabase();
+// 10:00:30 UTC on a mid-month day: away from every window boundary.
+const clock = manualClock(Date.UTC(2026, 5, 15, 10, 0, 30));
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp(db().pool, { clock });
+});
+afterAll(() => t?.close());
+
+const titles = (key: string, url = "/api/v1/games/titles") => t.app.inject({ url, headers: bearer(key) });
+
+const errorOf = (response: { json(): unknown }) => ErrorEnvelopeSchema.parse(response.json()).error;
+
+describe("rate windows", () => {
+  it("429 on the minute window with Retry-After; headers count down; the next minute admits again", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 3, perDay: 100, quota: null });
+    const { key } = await createTenant(db().pool, { plan });
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await titles(key);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["x-ratelimit-limit"]).toBe("3");
+      expect(response.headers["x-ratelimit-reset"]).toBe("30");
+      remaining.push(String(response.headers["x-ratelimit-remaining"]));
+    }
+    expect(remaining).toEqual(["2", "1", "0"]);
+    const refused = await titles(key);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers["retry-after"]).toBe("30");
+    expect(refused.headers["x-ratelimit-remaining"]).toBe("0");
+    expect(errorOf(refused)).toMatchObject({
+      code: "rate_limit_exceeded",
+      details: { window: "minute", limit: 3 },
+    });
+    clock.advance(60_000);
+    expect((await titles(key)).statusCode).toBe(200);
+  });
+
+  it("429 on the day window, Retry-After until the end of the UTC day", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 2, quota: null });
+    const { key } = await createTenant(db().pool, { plan });
+    expect((await titles(key)).statusCode).toBe(200);
+    expect((await titles(key)).statusCode).toBe(200);
+    const refused = await titles(key);
+    expect(refused.statusCode).toBe(429);
+    expect(errorOf(refused)).toMatchObject({ details: { window: "day", limit: 2 } });
+    const untilMidnight = (Date.UTC(2026, 5, 16) - clock.now()) / 1000;
+    expect(Number(refused.headers["retry-after"])).toBe(Math.ceil(untilMidnight));
+  });
+
+  it("validation failures are metered like any served request", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 2, perDay: 100, quota: null });
+    const { key } = await createTenant(db().pool, { plan });
+    expect((await titles(key, "/api/v1/games/titles?limit=0")).statusCode).toBe(422);
+    expect((await titles(key, "/api/v1/games/titles?limit=0")).statusCode).toBe(422);
+    expect((await titles(key)).statusCode).toBe(429);
+  });
+});
+
+describe("monthly quota", () => {
+  it("402 quota_exceeded with Retry-After until the month resets; refused requests cost nothing", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 100, quota: 2 });
+    const { key } = await createTenant(db().pool, { plan });
+    expect((await titles(key)).statusCode).toBe(200);
+    expect((await titles(key)).statusCode).toBe(200);
+    const refused = await titles(key);
+    expect(refused.statusCode).toBe(402);
+    const resetsIn = Math.ceil((Date.UTC(2026, 6, 1) - clock.now()) / 1000);
+    expect(errorOf(refused)).toEqual({
+      code: "quota_exceeded",
+      message: expect.any(String),
+      details: { quota: 2, used: 2, resets_in: resetsIn },
+    });
+    expect(refused.headers["retry-after"]).toBe(String(resetsIn));
+    // The rate windows were refunded: 2 admitted requests so far.
+    expect(refused.headers["x-ratelimit-remaining"]).toBe("98");
+  });
+
+  it("a plan with overage (Pro) is served past its quota", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 100, quota: 1, overage: true });
+    const { key } = await createTenant(db().pool, { plan });
+    for (let i = 0; i < 3; i++) expect((await titles(key)).statusCode).toBe(200);
+  });
+
+  it("/me shows live usage; Enterprise is unmetered (quota null)", async () => {
+    const starter = await createTenant(db().pool, { plan: "starter" });
+    await titles(starter.key);
+    const me = AccountRecordSchema.parse((await titles(starter.key, "/api/v1/me")).json().data);
+    expect(me.usage.month).toEqual({
+      used: 2,
+      quota: 250_000,
+      resets_in: Math.ceil((Date.UTC(2026, 6, 1) - clock.now()) / 1000),
+    });
+    const enterprise = await createTenant(db().pool, { plan: "enterprise" });
+    const meE = AccountRecordSchema.parse((await titles(enterprise.key, "/api/v1/me")).json().data);
+    expect(meE.usage.month).toMatchObject({ used: 1, quota: null });
+    expect(meE.plan.monthly_quota).toBeNull();
+  });
+
+  it("usage survives a restart (a new app on the same database)", async () => {
+    const tenant = await createTenant(db().pool, { plan: "enterprise" });
+    const first = await startTestApp(db().pool, { clock });
+    for (let i = 0; i < 4; i++)
+      await first.app.inject({ url: "/api/v1/games/titles", headers: bearer(tenant.key) });
+    await first.close();
+    const stored = await db().pool.query(
+      "SELECT used FROM usage_months WHERE organization_id = $1 AND month = $2",
+      [tenant.organizationId, billingMonth(clock.now())],
+    );
+    expect(Number(stored.rows[0]?.used)).toBe(4);
+    const second = await startTestApp(db().pool, { clock });
+    try {
+      const me = (await second.app.inject({ url: "/api/v1/me", headers: bearer(tenant.key) })).json();
+      expect(me.data.usage.month.used).toBe(5);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe("batch metering", () => {
+  it("a batch costs one unit per element, and a refused batch costs nothing", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 8, perDay: 100, quota: null });
+    const { key } = await createTenant(db().pool, { plan });
+    const send = (n: number) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/v1/intelligence/batch",
+        headers: { ...bearer(key), "content-type": "application/json" },
+        payload: JSON.stringify({ requests: Array.from({ length: n }, (_, i) => ({ game_id: i + 1 })) }),
+      });
+    const five = await send(5);
+    expect(five.headers["x-ratelimit-remaining"]).toBe("3");
+    const refused = await send(4);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers["x-ratelimit-remaining"]).toBe("3");
+    const three = await send(3);
+    expect(three.headers["x-ratelimit-remaining"]).toBe("0");
+  });
+});
+
+describe.skipIf(!testRedisUrl())("shared Redis limiter", () => {
+  it("two app instances never admit more than the limit under concurrent load", async () => {
+    const prefix = `gmi:test:${randomUUID()}:`;
+    const redisA = new Redis(testRedisUrl() ?? "");
+    const redisB = new Redis(testRedisUrl() ?? "");
+    const a = await startTestApp(db().pool, { limiter: redisLimiterStore(redisA, prefix) });
+    const b = await startTestApp(db().pool, { limiter: redisLimiterStore(redisB, prefix) });
+    try {
+      const { key } = await createTenant(db().pool, { plan: "free" });
+      const fire = (app: TestApp) =>
+        Array.from({ length: 40 }, () =>
+          app.app.inject({ url: "/api/v1/games/titles", headers: bearer(key) }),
+        );
+      const responses = await Promise.all([...fire(a), ...fire(b)]);
+      const statuses = responses.map((r) => r.statusCode);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(50);
+    } finally {
+      await a.close();
+      await b.close();
+      const keys = await redisA.keys(`${prefix}*`);
+      if (keys.length) await redisA.del(...keys);
+      redisA.disconnect();
+      redisB.disconnect();
+    }
+  });
+});

@@ -1,0 +1,157 @@
+import type { Links, Pagination } from "@gmi/contract";
+import { UnexpectedResponseError } from "./errors.js";
+import type { RateLimit } from "./internal/headers.js";
+import { encodeResumeToken, type Position } from "./internal/resume.js";
+import { type Answer, type RequestOptions, rateLimitOf, requestIdOf } from "./internal/transport.js";
+import type { ListParams, ListRouteName, ResponseOf, RowOf } from "./types.js";
+
+export interface ListOptions extends RequestOptions {
+  /** A `resumeToken` from an earlier walk over the same list and parameters: start where it stopped. */
+  resumeToken?: string | undefined;
+  /** Stop iterating after this many pages. */
+  maxPages?: number | undefined;
+}
+
+/** Every list envelope, as generic code sees it. */
+interface WireList<N extends ListRouteName> {
+  data: Array<RowOf<N>>;
+  meta: ResponseOf<N>["meta"] & { pagination: Pagination };
+  links: Links;
+}
+
+type PageFetcher<N extends ListRouteName> = (
+  query: Record<string, unknown>,
+  options: RequestOptions,
+) => Promise<Answer<ResponseOf<N>>>;
+
+/** @internal One list endpoint with fixed parameters, able to fetch any position of it. */
+export class Walk<N extends ListRouteName> {
+  constructor(
+    readonly route: N,
+    readonly params: ListParams<N> | undefined,
+    readonly options: ListOptions,
+    private readonly fetchPage: PageFetcher<N>,
+  ) {}
+
+  async request(position?: Position): Promise<Page<N>> {
+    const query: Record<string, unknown> = { ...(this.params as object | undefined) };
+    if (position) {
+      if (position.limit !== undefined) query.limit = position.limit;
+      query.paginate = position.mode;
+      if (position.mode === "page") {
+        query.page = position.page;
+        delete query.cursor;
+      } else {
+        query.cursor = position.cursor;
+        delete query.page;
+      }
+    }
+    const answer = await this.fetchPage(query, this.options);
+    return new Page(this, answer, position ?? positionOf(query));
+  }
+}
+
+const positionOf = (query: Record<string, unknown>): Position => {
+  const limit = query.limit as number | undefined;
+  if (typeof query.cursor === "string") return { mode: "cursor", cursor: query.cursor, limit };
+  if (query.paginate === "cursor") return { mode: "cursor", limit };
+  return { mode: "page", page: Number(query.page ?? 1), limit };
+};
+
+/** One page of a list: the response body's `data`, `meta` and `links`, and the way to the next page. */
+export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
+  readonly data: Array<RowOf<N>>;
+  readonly meta: ResponseOf<N>["meta"];
+  readonly links: Links;
+  private readonly answer: { headers: Headers; at: number };
+  /** @internal The position this page was fetched from. */
+  readonly position: Position;
+  private readonly walk: Walk<N>;
+
+  /** @internal */
+  constructor(walk: Walk<N>, answer: Answer<ResponseOf<N>>, position: Position) {
+    this.walk = walk;
+    this.position = position;
+    const body = answer.body as unknown as WireList<N>;
+    this.data = body.data;
+    this.meta = body.meta;
+    this.links = body.links;
+    this.answer = answer;
+  }
+
+  /** `X-Request-Id` of this page's answer. */
+  get requestId(): string | undefined {
+    return requestIdOf(this.answer);
+  }
+
+  /** The rate-limit window as of this page's answer. */
+  get rateLimit(): RateLimit | undefined {
+    return rateLimitOf(this.answer);
+  }
+
+  /** @internal */
+  nextPosition(): Position | null {
+    const { pagination } = this.meta as { pagination: Pagination };
+    const limit = this.position.limit;
+    if (pagination.mode === "cursor") {
+      return pagination.next_cursor ? { mode: "cursor", cursor: pagination.next_cursor, limit } : null;
+    }
+    return pagination.page < pagination.last_page ? { mode: "page", page: pagination.page + 1, limit } : null;
+  }
+
+  hasNextPage(): boolean {
+    return this.nextPosition() !== null;
+  }
+
+  /** Resumes after this page (store it once the page is processed); `null` on the last page. */
+  get resumeToken(): string | null {
+    const next = this.nextPosition();
+    return next ? encodeResumeToken(this.walk.route, next) : null;
+  }
+
+  async nextPage(): Promise<Page<N> | null> {
+    const next = this.nextPosition();
+    return next ? this.walk.request(next) : null;
+  }
+
+  /** @internal */
+  walkTo(position: Position): Promise<Page<N>> {
+    return this.walk.request(position);
+  }
+
+  /** This page and every later one. */
+  pages(options: { maxPages?: number | undefined } = {}): AsyncIterable<Page<N>> {
+    return followPages(this, options.maxPages ?? this.walk.options.maxPages);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<RowOf<N>> {
+    for await (const page of this.pages()) yield* page.data;
+  }
+}
+
+/** The position after `page` (null at the end), refusing to loop on a repeated cursor or an empty page that claims more. */
+export const following = <N extends ListRouteName>(page: Page<N>, seen: Set<string>): Position | null => {
+  const next = page.nextPosition();
+  if (!next) return null;
+  const guard = (message: string) =>
+    new UnexpectedResponseError({ message, status: 200, requestId: page.requestId });
+  if (page.data.length === 0) throw guard("An empty page claims a next page; stopping to avoid a loop");
+  if (next.mode === "cursor" && next.cursor) {
+    if (seen.has(next.cursor)) throw guard("The API repeated a cursor; stopping to avoid a loop");
+    seen.add(next.cursor);
+  }
+  return next;
+};
+
+/** Walks the pages from `first`. */
+async function* followPages<N extends ListRouteName>(first: Page<N>, maxPages: number | undefined) {
+  const seen = new Set<string>();
+  let page = first;
+  for (let count = 1; ; count++) {
+    yield page;
+    if (maxPages !== undefined && count >= maxPages) return;
+    const next = following(page, seen);
+    if (!next) return;
+    page = await page.walkTo(next);
+  }
+}

@@ -1,0 +1,18 @@
+import type { Core } from "../internal/core.js";
+import type { ListCall } from "../list-call.js";
+import type { ListOptions } from "../pagination.js";
+import type { ListParams } from "../types.js";
+
+/** Consoles: the valid `console_id` values (scope `games.read`). */
+export class Consoles {
+  private readonly core: Core;
+
+  /** @internal */
+  constructor(core: Core) {
+    this.core = core;
+  }
+
+  list(params?: ListParams<"consoles.list">, options?: ListOptions): ListCall<"consoles.list"> {
+    return this.core.list("consoles.list", params, options);
+  }
+}

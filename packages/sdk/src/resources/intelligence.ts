@@ -1,0 +1,47 @@
+import type { BatchOptions } from "../internal/batch.js";
+import type { Core } from "../internal/core.js";
+import type { RequestOptions } from "../internal/transport.js";
+import type { ListCall } from "../list-call.js";
+import type { ListOptions } from "../pagination.js";
+import type { BatchResult, ListParams, QueryOf, ResponseOf } from "../types.js";
+
+/** Liquidity intelligence (scope `intelligence.read`). */
+export class Intelligence {
+  private readonly core: Core;
+
+  /** @internal */
+  constructor(core: Core) {
+    this.core = core;
+  }
+
+  /** The liquidity leaderboard. */
+  list(params?: ListParams<"intelligence.list">, options?: ListOptions): ListCall<"intelligence.list"> {
+    return this.core.list("intelligence.list", params, options);
+  }
+
+  /** One game's liquidity profile (404 for an unknown or disabled game). */
+  get(
+    id: number,
+    query?: QueryOf<"intelligence.get">,
+    options?: RequestOptions,
+  ): Promise<ResponseOf<"intelligence.get">> {
+    return this.core.get("intelligence.get", { id }, query, options);
+  }
+
+  /** The listing condition (loose, CIB, new) recommended for one game. */
+  conditions(
+    id: number,
+    query?: QueryOf<"intelligence.conditions">,
+    options?: RequestOptions,
+  ): Promise<ResponseOf<"intelligence.conditions">> {
+    return this.core.get("intelligence.conditions", { id }, query, options);
+  }
+
+  /**
+   * Scores any number of games: chunks of the plan's `max_batch_size`, one item per id in input
+   * order, per-item failures kept per item (inspect each `status`).
+   */
+  batch(ids: readonly number[], options?: BatchOptions): Promise<BatchResult<"intelligence.batch">> {
+    return this.core.batch("intelligence.batch", ids, (game_id) => ({ game_id }), options);
+  }
+}

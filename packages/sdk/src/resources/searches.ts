@@ -1,0 +1,53 @@
+import type { Core } from "../internal/core.js";
+import type { RequestOptions } from "../internal/transport.js";
+import type { ListCall } from "../list-call.js";
+import type { ListOptions } from "../pagination.js";
+import type { ListParams, QueryOf, ResponseOf } from "../types.js";
+
+/** Search demand (scope `demand-intent.read`). */
+export class Searches {
+  private readonly core: Core;
+
+  /** @internal */
+  constructor(core: Core) {
+    this.core = core;
+  }
+
+  /** The search leaderboard (`sort`: volume, momentum or unmet). */
+  list(
+    params?: ListParams<"demandIntent.searches">,
+    options?: ListOptions,
+  ): ListCall<"demandIntent.searches"> {
+    return this.core.list("demandIntent.searches", params, options);
+  }
+
+  /** Queries gaining pace fastest. */
+  trending(
+    params?: ListParams<"demandIntent.trending">,
+    options?: ListOptions,
+  ): ListCall<"demandIntent.trending"> {
+    return this.core.list("demandIntent.trending", params, options);
+  }
+
+  /** Queries that return few or no results. */
+  unmet(params?: ListParams<"demandIntent.unmet">, options?: ListOptions): ListCall<"demandIntent.unmet"> {
+    return this.core.list("demandIntent.unmet", params, options);
+  }
+
+  /** The market-wide condition mix of searches (four rows). */
+  conditions(
+    query?: QueryOf<"demandIntent.conditions">,
+    options?: RequestOptions,
+  ): Promise<ResponseOf<"demandIntent.conditions">> {
+    return this.core.get("demandIntent.conditions", undefined, query, options);
+  }
+
+  /** The condition mix of the demand for one game. */
+  gameConditions(
+    gameId: number,
+    query?: QueryOf<"demandIntent.gameConditions">,
+    options?: RequestOptions,
+  ): Promise<ResponseOf<"demandIntent.gameConditions">> {
+    return this.core.get("demandIntent.gameConditions", { game_id: gameId }, query, options);
+  }
+}

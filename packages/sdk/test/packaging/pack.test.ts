@@ -1,0 +1,171 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The published artefacts, as a user gets them: both packed tarballs installed with npm into a
+ * scratch project outside the workspace, imported from ESM and CommonJS, type-checked with tsc.
+ * Slow (npm fetches zod, ts-rest and typescript from the registry): GMI_SKIP_PACK_TEST=1 skips it.
+ */
+const root = new URL("../../../../", import.meta.url).pathname;
+const npm = spawnSync("npm", ["--version"], { encoding: "utf8" }).status === 0 ? "npm" : undefined;
+const skip = process.env.GMI_SKIP_PACK_TEST === "1" || !npm;
+const minutes = 5 * 60_000;
+
+let scratch = "";
+const run = (command: string, args: string[], cwd = scratch) =>
+  execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: process.env });
+
+/** Runs `file` on this Node and, when the machine has one, on a Node 20 (the oldest we support). */
+const nodes = () => {
+  const list = [process.execPath];
+  for (const candidate of ["/usr/bin/node", "/usr/local/bin/node"]) {
+    const version = spawnSync(candidate, ["--version"], { encoding: "utf8" }).stdout?.trim();
+    if (version?.startsWith("v20.") && !list.includes(candidate)) list.push(candidate);
+  }
+  return list;
+};
+
+const CLIENT_SCRIPT = `
+  const page = { data: [{ id: 1, display_game_name: "Chrono Trigger" }],
+    meta: { pagination: { mode: "cursor", per_page: 1, total: 1, next_cursor: null } },
+    links: { next: null, prev: null } };
+  const client = new sdk.GmiClient({ apiKey: "k", baseUrl: "https://api.test",
+    fetch: async () => new Response(JSON.stringify(page), { headers: { "content-type": "application/json" } }) });
+  const rows = [];
+  for await (const row of client.games.titles()) rows.push(row.display_game_name);
+  const error = new sdk.RateLimitError({ message: "m", status: 429, code: "rate_limit_exceeded", retryAfter: 3 });
+  console.log(JSON.stringify({ rows, rateLimit: error instanceof sdk.GmiError, validate: typeof validate.validateResponses }));
+`;
+
+describe.skipIf(skip)("the packed packages in a scratch project", { timeout: 120_000 }, () => {
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), "gmi-sdk-pack-"));
+    for (const pkg of ["contract", "sdk"]) {
+      const dir = join(root, "packages", pkg);
+      if (!existsSync(join(dir, "dist", "index.js"))) run("pnpm", ["run", "build"], dir);
+      run("pnpm", ["pack", "--pack-destination", scratch], dir);
+    }
+    const tarballs = readdirSync(scratch).filter((f) => f.endsWith(".tgz"));
+    expect(tarballs).toHaveLength(2);
+    writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "scratch", private: true }));
+    run("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      ...tarballs.map((t) => `./${t}`),
+      "typescript@5.9.3",
+      "msw@3.0.5",
+    ]);
+  }, minutes);
+
+  afterAll(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("imports from ESM on every Node we have (24, and 20 when present)", () => {
+    writeFileSync(
+      join(scratch, "esm.mjs"),
+      `import * as sdk from "@gmi/sdk"; import * as validate from "@gmi/sdk/validate";\n${CLIENT_SCRIPT}`,
+    );
+    for (const node of nodes()) {
+      const out = JSON.parse(run(node, ["esm.mjs"]));
+      expect(out).toEqual({ rows: ["Chrono Trigger"], rateLimit: true, validate: "function" });
+    }
+  });
+
+  it("requires from CommonJS, and the main entry pulls in neither zod nor ts-rest", () => {
+    writeFileSync(
+      join(scratch, "cjs.cjs"),
+      `const sdk = require("@gmi/sdk");
+       const loaded = Object.keys(require.cache).filter((k) => /node_modules[\\\\/](zod|@ts-rest)/.test(k));
+       if (loaded.length) throw new Error("main entry loaded " + loaded.join());
+       const validate = require("@gmi/sdk/validate");
+       (async () => { ${CLIENT_SCRIPT} })();`,
+    );
+    for (const node of nodes()) {
+      const out = JSON.parse(run(node, ["cjs.cjs"]));
+      expect(out.rows).toEqual(["Chrono Trigger"]);
+    }
+  });
+
+  it("the msw entry serves the API to the packed client, from ESM and CommonJS (msw 3: Node >= 22.12)", () => {
+    const script = (load: string) => `${load}
+      (async () => {
+        const gmi = mocks.installGmiMocks(setupServer, { baseUrl: "https://api.test" });
+        gmi.server.listen({ onUnhandledFrame: "error" });
+        const client = new sdk.GmiClient({ apiKey: "k", baseUrl: "https://api.test" });
+        const rows = await client.games.titles().toArray({ maxItems: 1000 });
+        gmi.scenarios.expiredKey();
+        const error = await client.me().catch((e) => e);
+        gmi.server.close();
+        console.log(JSON.stringify({ rows: rows.length, error: error instanceof sdk.AuthenticationError }));
+      })();`;
+    writeFileSync(
+      join(scratch, "mocks.mjs"),
+      script(
+        `import * as sdk from "@gmi/sdk"; import * as mocks from "@gmi/sdk/msw"; import { setupServer } from "msw/node";`,
+      ),
+    );
+    writeFileSync(
+      join(scratch, "mocks.cjs"),
+      script(
+        `const sdk = require("@gmi/sdk"); const mocks = require("@gmi/sdk/msw"); const { setupServer } = require("msw/node");`,
+      ),
+    );
+    for (const file of ["mocks.mjs", "mocks.cjs"]) {
+      expect(JSON.parse(run(process.execPath, [file]))).toEqual({ rows: 300, error: true });
+    }
+  });
+
+  it("type-checks with tsc, from ESM and CommonJS (node16 resolution)", () => {
+    const body = `
+      const client = new GmiClient({ apiKey: "k", baseUrl: "https://api.test" });
+      export async function top(): Promise<string[]> {
+        const names: string[] = [];
+        for await (const row of client.intelligence.list({ sort: "liquidity", console_id: 1 })) names.push(row.game.name);
+        const first: Page<"intelligence.list"> = await client.intelligence.list();
+        const period: "day" | "7d" | "30d" = first.meta.period;
+        const result = await client.intelligence.batch([1, 2]);
+        const item = result.data[0];
+        if (item && "error" in item) names.push(item.error.code);
+        // @ts-expect-error not a sort of this endpoint
+        client.intelligence.list({ sort: "volume" });
+        return [...names, period];
+      }
+      export const describeError = (e: unknown): string => (e instanceof GmiError ? String(e.code) : "other");
+    `;
+    writeFileSync(
+      join(scratch, "esm.mts"),
+      `import { GmiClient, GmiError, type Page } from "@gmi/sdk";\nimport { validateResponses } from "@gmi/sdk/validate";\nvalidateResponses();\n${body}`,
+    );
+    writeFileSync(
+      join(scratch, "cjs.cts"),
+      `import { GmiClient, GmiError, type Page } from "@gmi/sdk";\nimport { validateResponses } from "@gmi/sdk/validate";\nvalidateResponses();\n${body}`,
+    );
+    writeFileSync(
+      join(scratch, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "node16",
+          moduleResolution: "node16",
+          target: "es2022",
+          lib: ["es2022", "dom", "dom.iterable"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ["esm.mts", "cjs.cts"],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [join(scratch, "node_modules/typescript/bin/tsc"), "-p", "."], {
+      cwd: scratch,
+      encoding: "utf8",
+    });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+  });
+});
