@@ -7,7 +7,8 @@
  * database), BENCH_REDIS_URL (optional: count rate windows in Redis), BENCH_DURATION (seconds per
  * target and round, default 10), BENCH_ROUNDS (default 3; medians are reported), BENCH_CONNECTIONS
  * (default 50).
- * Add a target to TARGETS to measure another endpoint (analytics and batch targets go there).
+ * Add a target to TARGETS to measure another endpoint. Batch targets also print items/s
+ * (requests/s x elements per request).
  */
 import { randomBytes } from "node:crypto";
 import type { PlanSlug } from "@gmi/contract";
@@ -26,8 +27,8 @@ import { pgUsageStore } from "../src/data/usage.js";
 import { migrate } from "../src/db/migrate.js";
 import { openDatabase } from "../src/db/open.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
-import { seedDemo } from "../src/jobs/seed-demo.js";
 import { memoryLimiterStore } from "../src/domain/limits/store.js";
+import { seedDemo } from "../src/jobs/seed-demo.js";
 
 /** `server`: which server answers: the bare baseline, the app, or the app without its catalog cache. */
 type Target = {
@@ -36,7 +37,13 @@ type Target = {
   path: string;
   method?: "GET" | "POST";
   body?: unknown;
+  headers?: Record<string, string>;
+  /** Batch targets: elements per request, for items/s. */
+  items?: number;
 };
+
+/** 100 demo games (the few disabled ones resolve as found:false, as in real traffic). */
+const BATCH_100 = { requests: Array.from({ length: 100 }, (_, i) => ({ game_id: 1001 + i })) };
 
 /** What to measure; each app target is compared with the bare baseline (the first target). */
 const TARGETS: Target[] = [
@@ -47,7 +54,28 @@ const TARGETS: Target[] = [
   { name: "GET /api/v1/games/game/1001", server: "app", path: "/api/v1/games/game/1001" },
   { name: "GET /healthz (app shell, no auth)", server: "app", path: "/healthz" },
   { name: "GET /api/v1/intelligence", server: "app", path: "/api/v1/intelligence?period=7d" },
-  { name: "GET /api/v1/demand-intent/searches", server: "app", path: "/api/v1/demand-intent/searches?period=7d" },
+  {
+    name: "GET /api/v1/demand-intent/searches",
+    server: "app",
+    path: "/api/v1/demand-intent/searches?period=7d",
+  },
+  {
+    name: "POST /intelligence/batch, 100 items",
+    server: "app",
+    path: "/api/v1/intelligence/batch",
+    method: "POST",
+    body: BATCH_100,
+    items: 100,
+  },
+  {
+    name: "  same, one Idempotency-Key (replays)",
+    server: "app",
+    path: "/api/v1/intelligence/batch",
+    method: "POST",
+    body: BATCH_100,
+    headers: { "idempotency-key": "bench-replay" },
+    items: 100,
+  },
 ];
 
 const env = process.env;
@@ -125,6 +153,14 @@ const main = async () => {
       "app-silent": silent.url,
     };
 
+    // A replay target measures replays: its key is stored before the clock starts.
+    for (const target of TARGETS.filter((t) => t.headers?.["idempotency-key"])) {
+      await fetch(`${urls[target.server]}${target.path}`, {
+        method: target.method ?? "GET",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...target.headers },
+        body: JSON.stringify(target.body),
+      });
+    }
     console.log(
       `\n${rounds} rounds x ${duration}s per target, ${connections} connections, autocannon in a worker thread; ` +
         `limiter: ${redis ? "redis" : "memory"}; unmetered plan with unreachable windows\n`,
@@ -144,6 +180,7 @@ const main = async () => {
               : {
                   authorization: `Bearer ${key}`,
                   ...(target.body ? { "content-type": "application/json" } : {}),
+                  ...target.headers,
                 },
           ...(target.body ? { body: JSON.stringify(target.body) } : {}),
           connections,
@@ -182,6 +219,9 @@ const main = async () => {
         `${r.target.name.padEnd(36)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)} ` +
           `${String(r.non2xx).padStart(8)} ${(r.rps / baseline).toFixed(2).padStart(5)}  (${r.all})`,
       );
+    }
+    for (const r of rows.filter((x) => x.target.items)) {
+      console.log(`${r.target.name.trim()}: ${(r.rps * (r.target.items ?? 0)).toFixed(0)} items/s`);
     }
     await bare.close();
     await cached.app.close();

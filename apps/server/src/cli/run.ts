@@ -12,8 +12,8 @@ import {
   orgsSetStatus,
   plansList,
 } from "./commands/accounts.js";
-import { keysCreate, keysList, keysRevoke } from "./commands/keys.js";
 import { isAnalyticsCommand, runAnalyticsCommand } from "./commands/analytics.js";
+import { keysCreate, keysList, keysRevoke } from "./commands/keys.js";
 import { runMigrate } from "./commands/migrate.js";
 import type { CliIo, CommandResult } from "./io.js";
 import { CliError, processIo } from "./io.js";

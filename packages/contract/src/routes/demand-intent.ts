@@ -27,7 +27,8 @@ export const GameConditionRowSchema = SearchConditionRowSchema.extend({
 });
 export type GameConditionRow = z.infer<typeof GameConditionRowSchema>;
 
-const searchList = <S extends z.ZodTypeAny>(sort: S) => paginatedEnvelope(SearchRowSchema, { ...periodMeta, sort });
+const searchList = <S extends z.ZodTypeAny>(sort: S) =>
+  paginatedEnvelope(SearchRowSchema, { ...periodMeta, sort });
 
 export const demandIntentRoutes = c.router({
   searches: {

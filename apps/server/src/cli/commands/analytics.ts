@@ -6,8 +6,8 @@ import type { ScoringConfig } from "../../domain/analytics/weights.js";
 import { addDays, dayOf, type IsoDay } from "../../domain/analytics/windows.js";
 import { DEMO_SCALES, type DemoScale } from "../../domain/demo/generate.js";
 import { ImportRejected, type ImportReport, importFile } from "../../jobs/import.js";
-import { seedDemo } from "../../jobs/seed-demo.js";
 import { rollupDates } from "../../jobs/rollup.js";
+import { seedDemo } from "../../jobs/seed-demo.js";
 import { CliError, type CliIo, parseFlags, positiveInt } from "../io.js";
 import { progressBar } from "../progress.js";
 

@@ -1,0 +1,97 @@
+/**
+ * `pnpm bench:rollup`: generates a synthetic marketplace of BENCH_EVENTS events (default 10M),
+ * imports it through the real importer (COPY), then times the rollup of its last date against the
+ * bare aggregates that rollup needs (COUNT and COUNT DISTINCT per game over the 30-day window), run
+ * by hand on the same data, interleaved, BENCH_ROUNDS times (default 3; medians reported).
+ *
+ * Env: BENCH_DATABASE_URL or TEST_DATABASE_URL (an admin URL; the bench creates and drops its own
+ * database), BENCH_EVENTS, BENCH_ROUNDS, BENCH_KEEP=1 to keep the database.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { migrate } from "../src/db/migrate.js";
+import { openDatabase } from "../src/db/open.js";
+import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
+import { addDays } from "../src/domain/analytics/windows.js";
+import { rollupDate } from "../src/jobs/rollup.js";
+import { seedDemo } from "../src/jobs/seed-demo.js";
+
+const env = process.env;
+const adminUrl = env.BENCH_DATABASE_URL ?? env.TEST_DATABASE_URL;
+const events = Number(env.BENCH_EVENTS ?? 10_000_000);
+const rounds = Number(env.BENCH_ROUNDS ?? 3);
+const END = "2026-11-20";
+
+const admin = async (sql: string) => {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+};
+
+/** What any rollup of D must at least compute: the redirect aggregates per game over D-29..D. */
+const BARE_SQL = `
+SELECT game_id, COUNT(*) AS redirects, COUNT(DISTINCT user_id) AS users
+FROM redirect_events WHERE day BETWEEN $1::date - 29 AND $1::date GROUP BY game_id`;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+const main = async () => {
+  if (!adminUrl) throw new Error("Set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL admin URL)");
+  const name = `gmi_bench_rollup_${randomBytes(4).toString("hex")}`;
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
+  try {
+    await migrate(url.toString());
+    process.stdout.write(`generating and importing ${events.toLocaleString("en")} events...\n`);
+    const seeded = await seedDemo(db, DEFAULT_SCORING, {
+      scale: events,
+      seed: 7,
+      endDate: END,
+      rollupDays: 0,
+    });
+    const importRate = Math.round(seeded.events / (seeded.durationMs / 1000));
+    await db.pool.query("VACUUM ANALYZE");
+
+    const rollupMs: number[] = [];
+    const bareMs: number[] = [];
+    // A warm-up of each, then interleaved rounds, so both see the same cache state.
+    await db.pool.query(BARE_SQL, [addDays(END, -1)]);
+    await rollupDate(db, addDays(END, -1), DEFAULT_SCORING);
+    for (let round = 0; round < rounds; round++) {
+      let started = performance.now();
+      await db.pool.query(BARE_SQL, [END]);
+      bareMs.push(performance.now() - started);
+      started = performance.now();
+      await rollupDate(db, END, DEFAULT_SCORING);
+      rollupMs.push(performance.now() - started);
+    }
+    const bare = median(bareMs);
+    const rollup = median(rollupMs);
+    const { rows } = await db.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM redirect_events WHERE day BETWEEN $1::date - 29 AND $1::date",
+      [END],
+    );
+    process.stdout.write(
+      [
+        "",
+        `events imported:          ${seeded.events.toLocaleString("en")} in ${(seeded.durationMs / 1000).toFixed(1)} s (${importRate.toLocaleString("en")} events/s, generation included)`,
+        `redirects in the window:  ${(rows[0]?.n ?? 0).toLocaleString("en")}`,
+        `bare aggregates (median): ${bare.toFixed(0)} ms`,
+        `rollup of one date:       ${rollup.toFixed(0)} ms (three periods, every scope, searches and conditions)`,
+        `ratio rollup / bare:      ${(rollup / bare).toFixed(2)} (goal: <= 1.5)`,
+        "",
+      ].join("\n"),
+    );
+  } finally {
+    await db.close();
+    if (env.BENCH_KEEP !== "1") await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+};
+
+await main();
