@@ -148,14 +148,15 @@ describe("resources", () => {
     }
   });
 
-  it("analytics routes answer 503 service_unavailable until computed (never 501)", async () => {
+  it("analytics routes answer 503 service_unavailable until a rollup has run (never 501)", async () => {
     for (const url of [
       "/api/v1/intelligence",
       "/api/v1/demand-intent/searches",
       "/api/v1/intelligence/101",
     ]) {
       const error = errorOf(await get(url), 503);
-      expect(error).toEqual({ code: "service_unavailable", message: "analytics not computed yet" });
+      expect(error.code).toBe("service_unavailable");
+      expect(error.message).toMatch(/pnpm gmi rollup/);
     }
   });
 });
