@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { parseCron } from "./domain/schedule/cron.js";
 
 /** The repository root: relative paths in the environment (DATA_DIR) are resolved against it, not
  * against the working directory, because `pnpm --filter` moves the working directory. */
@@ -29,9 +30,18 @@ const weights = z
 const schedule = z
   .string()
   .trim()
-  .refine((value) => value === "off" || /^(\S+\s+){4}\S+$/.test(value), {
-    message: 'must be "off" or a five-field cron expression such as "15 0 * * *"',
-  });
+  .refine(
+    (value) => {
+      if (value === "off") return true;
+      try {
+        parseCron(value);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be "off" or a five-field cron expression (UTC) such as "15 0 * * *"' },
+  );
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -45,6 +55,8 @@ const EnvSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CURSOR_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Bearer token of GET /metrics; unset, /metrics is not served. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   BODY_LIMIT_BYTES: int(1024).default(1_048_576),
   /** How long a looked-up key stays cached in a process; revocation takes effect within it. */
   AUTH_CACHE_TTL_MS: int(0, 60_000).default(5_000),
@@ -68,6 +80,7 @@ export type Config = {
   publicBaseUrl: string | undefined;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   cursorSecret: string;
+  metricsToken: string | undefined;
   bodyLimitBytes: number;
   authCacheTtlMs: number;
   usageFlushMs: number;
@@ -120,6 +133,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     publicBaseUrl: e.PUBLIC_BASE_URL,
     logLevel: e.LOG_LEVEL,
     cursorSecret,
+    metricsToken: e.METRICS_TOKEN,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     usageFlushMs: e.USAGE_FLUSH_MS,

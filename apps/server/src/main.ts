@@ -3,6 +3,7 @@ import { PLAN_SLUGS, SCOPES } from "@gmi/contract";
 import { Redis } from "ioredis";
 import { scoringOf } from "./analytics/scoring.js";
 import { buildApp, createLogger } from "./app.js";
+import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { countOrganizations, createOrganization, ensurePlans } from "./data/accounts.js";
 import { countGames } from "./data/catalog.js";
@@ -14,6 +15,8 @@ import { migrate, pendingMigrations } from "./db/migrate.js";
 import { openDatabase } from "./db/open.js";
 import { addDays, dayOf } from "./domain/analytics/windows.js";
 import { memoryLimiterStore } from "./domain/limits/store.js";
+import { rollupDates } from "./jobs/rollup.js";
+import { startRollupScheduler } from "./jobs/rollup-scheduler.js";
 import { seedDemo } from "./jobs/seed-demo.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { closeOnSignals, listen } from "./server.js";
@@ -98,7 +101,21 @@ const main = async () => {
   }
   say();
 
+  const scoring = scoringOf(config.analytics);
+  const scheduler = startRollupScheduler(
+    config.analytics.rollupSchedule,
+    systemClock,
+    async () => {
+      // The latest day again (its events may still have been arriving), then any missing date.
+      const latest = await rollupDates(db, { days: 1, force: true }, scoring);
+      const missing = await rollupDates(db, { days: 30, force: false }, scoring);
+      logger.info({ dates: [...latest, ...missing] }, "scheduled rollup done");
+    },
+    (error) => logger.error({ err: error }, "scheduled rollup failed"),
+  );
+
   closeOnSignals(app, async () => {
+    await scheduler.stop();
     await usage.close();
     await limiter.close();
     await redis?.quit();
