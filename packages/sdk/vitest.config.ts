@@ -2,8 +2,18 @@ import { defineConfig } from "vitest/config";
 
 export const config = defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     testTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude: ["test/e2e/**"] },
+      },
+      {
+        extends: true,
+        // The real server of this repository, started once for the e2e files.
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], globalSetup: ["test/e2e/start-server.ts"] },
+      },
+    ],
   },
 });
 export default config;

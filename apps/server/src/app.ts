@@ -15,10 +15,14 @@ import type { LimiterStore } from "./domain/limits/store.js";
 import type { UsageStore } from "./domain/limits/usage.js";
 import { ApiError } from "./errors.js";
 import { authPlugin } from "./plugins/auth.js";
+import { docsPlugin } from "./plugins/docs.js";
 import { errorsPlugin, toApiError } from "./plugins/errors.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { healthPlugin } from "./plugins/health.js";
+import { idempotencyPlugin } from "./plugins/idempotency.js";
 import { limitsPlugin } from "./plugins/limits.js";
+import type { Metrics } from "./plugins/metrics.js";
+import { createMetrics, databaseMetricsSources, metricsPlugin } from "./plugins/metrics.js";
 import { openApiPlugin } from "./plugins/openapi.js";
 import { requestContextPlugin } from "./plugins/request-context.js";
 import { registerContractRoutes } from "./routes/index.js";
@@ -35,6 +39,8 @@ export type AppDeps = {
   keyLookup?: KeyLookup;
   /** Defaults to "database answers SELECT 1". */
   readiness?: ReadinessCheck[];
+  /** Defaults to a registry of this app's own, fed from `sql` (pool use, last rollup). */
+  metrics?: Metrics;
 };
 
 /**
@@ -103,13 +109,21 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
   await app.register(errorsPlugin, { bodyLimit: config.bodyLimitBytes });
   await app.register(requestContextPlugin);
+  // Counts every response (errors and 404s included) from its final status and error code.
+  const metrics =
+    deps.metrics ??
+    createMetrics({ ...databaseMetricsSources(deps.sql), processMetrics: config.nodeEnv !== "test" });
+  await app.register(metricsPlugin, { metrics, token: config.metricsToken });
   const routes = buildRouteTable();
   await app.register(authPlugin, { lookup, clock, routes });
+  // Before limits: a replay, 409 or 422 from the idempotency record is never charged per element.
+  await app.register(idempotencyPlugin, { sql: deps.sql, clock, limiter: deps.limiter, routes });
   await app.register(limitsPlugin, { limiter: deps.limiter, usage: deps.usage, clock, routes });
   await app.register(healthPlugin, {
     checks: deps.readiness ?? [{ name: "database", check: () => deps.sql.query("SELECT 1") }],
   });
   await app.register(openApiPlugin);
+  await app.register(docsPlugin);
   await registerContractRoutes(app, {
     sql: deps.sql,
     catalog: catalogReader(deps.sql, { ttlMs: config.catalogCacheTtlMs, clock }),

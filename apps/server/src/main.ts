@@ -19,6 +19,7 @@ import { rollupDates } from "./jobs/rollup.js";
 import { startRollupScheduler } from "./jobs/rollup-scheduler.js";
 import { seedDemo } from "./jobs/seed-demo.js";
 import type { ReadinessCheck } from "./plugins/health.js";
+import { createMetrics, databaseMetricsSources } from "./plugins/metrics.js";
 import { closeOnSignals, listen } from "./server.js";
 
 const say = (line = "") => process.stdout.write(`${line}\n`);
@@ -61,7 +62,9 @@ const main = async () => {
     }
   }
   await ensurePlans(db.pool);
-  if ((await countGames(db.pool)) === 0) {
+  // A production server never invents data or keys: operators import and create them (docs/operations.md).
+  const demo = config.nodeEnv !== "production";
+  if (demo && (await countGames(db.pool)) === 0) {
     say("Empty catalog: generating the demo marketplace (catalog, 90 days of events, rollups)...");
     const seeded = await seedDemo(db, scoringOf(config.analytics), {
       scale: "small",
@@ -71,7 +74,7 @@ const main = async () => {
     });
     logger.info({ events: seeded.events, dates: seeded.computed.length }, "demo marketplace loaded");
   }
-  const demoKeys = await createDemoAccounts(db.pool);
+  const demoKeys = demo ? await createDemoAccounts(db.pool) : null;
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : null;
   const limiter = redis ? redisLimiterStore(redis) : memoryLimiterStore();
@@ -81,7 +84,9 @@ const main = async () => {
   });
   const readiness: ReadinessCheck[] = [{ name: "database", check: () => db.pool.query("SELECT 1") }];
   if (redis) readiness.push({ name: "redis", check: () => redis.ping() });
-  const app = await buildApp({ config, sql: db.pool, logger, limiter, usage, readiness });
+  // Built here rather than by the app, so that the rollup scheduler reports its runs to the same registry.
+  const metrics = createMetrics(databaseMetricsSources(db.pool));
+  const app = await buildApp({ config, sql: db.pool, logger, limiter, usage, readiness, metrics });
   const baseUrl = await listen(app, config);
 
   say();
@@ -106,10 +111,17 @@ const main = async () => {
     config.analytics.rollupSchedule,
     systemClock,
     async () => {
-      // The latest day again (its events may still have been arriving), then any missing date.
-      const latest = await rollupDates(db, { days: 1, force: true }, scoring);
-      const missing = await rollupDates(db, { days: 30, force: false }, scoring);
-      logger.info({ dates: [...latest, ...missing] }, "scheduled rollup done");
+      const started = performance.now();
+      try {
+        // The latest day again (its events may still have been arriving), then any missing date.
+        const latest = await rollupDates(db, { days: 1, force: true }, scoring);
+        const missing = await rollupDates(db, { days: 30, force: false }, scoring);
+        metrics.observeRollup(performance.now() - started, "success");
+        logger.info({ dates: [...latest, ...missing] }, "scheduled rollup done");
+      } catch (error) {
+        metrics.observeRollup(performance.now() - started, "failure");
+        throw error;
+      }
     },
     (error) => logger.error({ err: error }, "scheduled rollup failed"),
   );

@@ -47,3 +47,7 @@ export const snapshotRange = async (db: Sql, period: Period): Promise<SnapshotRa
   const row = rows[0];
   return row?.first && row.latest ? { first: row.first, latest: row.latest } : null;
 };
+
+export const analyzeSnapshots = async (db: Sql): Promise<void> => {
+  await db.query("ANALYZE snapshots, liquidity_snapshot_rows, search_snapshot_rows, condition_snapshot_rows");
+};

@@ -6,7 +6,7 @@ import {
   loadQueryAggregates,
 } from "../data/analytics-aggregates.js";
 import { replaceSnapshot } from "../data/snapshot-writer.js";
-import { computedDates, latestEventDay } from "../data/snapshots.js";
+import { analyzeSnapshots, computedDates, latestEventDay } from "../data/snapshots.js";
 import type { Database } from "../db/open.js";
 import { buildConditionRows } from "../domain/analytics/conditions.js";
 import { buildLiquidityRows } from "../domain/analytics/liquidity.js";
@@ -64,6 +64,9 @@ export const rollupDates = async (
     const durationMs = await rollupDate(db, date, scoring);
     onProgress({ date, index: index + 1, total: todo.length, durationMs });
   }
+  // Fresh planner statistics for the new snapshot rows: with stale ones a 100-game profile read
+  // measured 14 ms instead of 1 ms.
+  if (todo.length > 0) await analyzeSnapshots(db.pool);
   return todo;
 };
 

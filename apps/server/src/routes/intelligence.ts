@@ -4,9 +4,9 @@ import { cursorDate, leaderboardPage, positionOf, scopeOf } from "../analytics/l
 import { listingRecommendation, profileOf } from "../analytics/profiles.js";
 import { scoringOf } from "../analytics/scoring.js";
 import { resolveSnapshot } from "../analytics/snapshot.js";
+import { intelligenceBatch } from "./batch.js";
 import type { RouteDeps } from "./context.js";
 import { paginated } from "./context.js";
-import { notComputedYet } from "./not-computed.js";
 
 const s = initServer();
 const routes = contract.intelligence;
@@ -59,5 +59,5 @@ export const intelligenceRouter = (deps: RouteDeps) =>
         body: { data: recommendation, meta: { period: snapshot.period, period_date: snapshot.date } },
       };
     },
-    batch: notComputedYet,
+    batch: intelligenceBatch(deps),
   });

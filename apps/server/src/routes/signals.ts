@@ -1,9 +1,9 @@
 import { contract } from "@gmi/contract";
 import { initServer } from "@ts-rest/fastify";
+import { signalsBatch } from "./batch.js";
 import type { RouteDeps } from "./context.js";
-import { notComputedYet } from "./not-computed.js";
 
 const s = initServer();
 
-/** PLUG-IN POINT (batch issue): replace with the signals batch handler (metered per element already). */
-export const signalsRouter = (_deps: RouteDeps) => s.router(contract.signals, { batch: notComputedYet });
+/** The handler lives in ./batch.ts with the intelligence batch: the two differ only in their element. */
+export const signalsRouter = (deps: RouteDeps) => s.router(contract.signals, { batch: signalsBatch(deps) });

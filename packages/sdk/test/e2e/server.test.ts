@@ -1,23 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { AuthenticationError, GmiClient, NotFoundError, ValidationError } from "../../src/index.js";
 import { validateResponses } from "../../src/validate/index.js";
 
-/**
- * End to end against the real server of this repository. The server is being built by others: until
- * the test can start it through its public API (`buildApp` from apps/server), point it at a running
- * one with GMI_E2E_BASE_URL and a key with all three scopes in GMI_E2E_API_KEY.
- */
-const baseUrl = process.env.GMI_E2E_BASE_URL;
-const apiKey = process.env.GMI_E2E_API_KEY;
-const skip = !baseUrl || !apiKey;
-const why = skip ? " (skipped: set GMI_E2E_BASE_URL and GMI_E2E_API_KEY to run against a server)" : "";
+/** End to end against the real server of this repository, started by test/e2e/start-server.ts. */
+const { baseUrl, apiKey } = inject("e2e");
 
 // Every answer is also checked against the contract's zod schemas: the server conforms or this fails.
-const client = () =>
-  new GmiClient({ apiKey: apiKey ?? "", baseUrl: baseUrl ?? "", validate: validateResponses() });
+const client = () => new GmiClient({ apiKey, baseUrl, validate: validateResponses() });
 
-describe(`the SDK against the real server${why}`, () => {
-  it.skipIf(skip)("reads the account and its plan", async () => {
+describe("the SDK against the real server", () => {
+  it("reads the account and its plan", async () => {
     const me = await client().me();
     expect(me.data.plan.max_batch_size).toBeGreaterThan(0);
     expect(me.data.api_key.scopes).toEqual(
@@ -25,7 +17,7 @@ describe(`the SDK against the real server${why}`, () => {
     );
   });
 
-  it.skipIf(skip)("reads real catalog pages in both modes, capped by the plan", async () => {
+  it("reads real catalog pages in both modes, capped by the plan", async () => {
     const gmi = client();
     const { data: account } = await gmi.me();
     const first = await gmi.games.titles({ limit: 100_000 });
@@ -44,7 +36,7 @@ describe(`the SDK against the real server${why}`, () => {
     await gmi.games.slugs().toArray({ maxItems: 5_000 });
   });
 
-  it.skipIf(skip)("reads the leaderboards and profiles (needs computed analytics)", async () => {
+  it("reads the leaderboards and profiles (needs computed analytics)", async () => {
     const gmi = client();
     const leaders = await gmi.intelligence.list({ limit: 5 });
     const leader = leaders.data[0];
@@ -60,33 +52,30 @@ describe(`the SDK against the real server${why}`, () => {
     await gmi.searches.conditions();
   });
 
-  it.skipIf(skip)(
-    "chunks a batch to the plan, keeps input order, replays a rerun (needs analytics)",
-    async () => {
-      const gmi = client();
-      const { data: account } = await gmi.me();
-      const known = (await gmi.games.titles().toArray({ maxItems: account.plan.max_batch_size * 2 + 3 })).map(
-        (r) => r.id,
-      );
-      const ids = [...known, 2_147_483_647, 0];
-      const key = `e2e-${Date.now()}`;
-      const result = await gmi.intelligence.batch(ids, { idempotencyKey: key });
-      expect(result.meta.chunks).toBe(Math.ceil(ids.length / account.plan.max_batch_size));
-      expect(result.data).toHaveLength(ids.length);
-      expect(result.data.at(-2)).toEqual({ status: 200, data: { game_id: 2_147_483_647, found: false } });
-      expect(result.data.at(-1)?.status).toBe(422);
-      result.data.slice(0, known.length).forEach((item, i) => {
-        expect(item.status).toBe(200);
-        if ("data" in item && item.data.found) expect(item.data.game.id).toBe(known[i]);
-      });
-      const again = await gmi.intelligence.batch(ids, { idempotencyKey: key });
-      expect(again.data).toEqual(result.data);
-      const signals = await gmi.signals.batch(known.slice(0, 3));
-      expect(signals.meta.batch.total).toBe(3);
-    },
-  );
+  it("chunks a batch to the plan, keeps input order, replays a rerun (needs analytics)", async () => {
+    const gmi = client();
+    const { data: account } = await gmi.me();
+    const known = (await gmi.games.titles().toArray({ maxItems: account.plan.max_batch_size * 2 + 3 })).map(
+      (r) => r.id,
+    );
+    const ids = [...known, 2_147_483_647, 0];
+    const key = `e2e-${Date.now()}`;
+    const result = await gmi.intelligence.batch(ids, { idempotencyKey: key });
+    expect(result.meta.chunks).toBe(Math.ceil(ids.length / account.plan.max_batch_size));
+    expect(result.data).toHaveLength(ids.length);
+    expect(result.data.at(-2)).toEqual({ status: 200, data: { game_id: 2_147_483_647, found: false } });
+    expect(result.data.at(-1)?.status).toBe(422);
+    result.data.slice(0, known.length).forEach((item, i) => {
+      expect(item.status).toBe(200);
+      if ("data" in item && item.data.found) expect(item.data.game.id).toBe(known[i]);
+    });
+    const again = await gmi.intelligence.batch(ids, { idempotencyKey: key });
+    expect(again.data).toEqual(result.data);
+    const signals = await gmi.signals.batch(known.slice(0, 3));
+    expect(signals.meta.batch.total).toBe(3);
+  });
 
-  it.skipIf(skip)("maps real errors, with request ids", async () => {
+  it("maps real errors, with request ids", async () => {
     const notFound = await client()
       .games.get(2_147_483_646)
       .catch((e: unknown) => e);
@@ -94,7 +83,7 @@ describe(`the SDK against the real server${why}`, () => {
     expect(notFound).toMatchObject({ status: 404, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const invalid = await Promise.resolve(client().games.titles({ limit: 0 })).catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(ValidationError);
-    const anonymous = new GmiClient({ apiKey: "not-a-real-key", baseUrl: baseUrl ?? "" });
+    const anonymous = new GmiClient({ apiKey: "not-a-real-key", baseUrl });
     expect(await anonymous.me().catch((e: unknown) => e)).toBeInstanceOf(AuthenticationError);
   });
 });

@@ -1,0 +1,67 @@
+import type { Period } from "@gmi/contract";
+import { contract, IntelligenceBatchElementSchema, SignalsBatchElementSchema } from "@gmi/contract";
+import { initServer } from "@ts-rest/fastify";
+import type { FastifyRequest } from "fastify";
+import type { ZodTypeAny, z } from "zod";
+import { batchRowOf, loadProfiles, signalsOf } from "../analytics/profiles.js";
+import { scoringOf } from "../analytics/scoring.js";
+import { resolveSnapshot } from "../analytics/snapshot.js";
+import { buildItems, idsOf, summarize } from "../domain/batch/items.js";
+import { batchRequests, parseElements } from "../domain/batch/requests.js";
+import { authOf } from "../plugins/auth.js";
+import type { RouteDeps } from "./context.js";
+
+const s = initServer();
+
+type Profile = Parameters<typeof batchRowOf>[0];
+
+/**
+ * The two batch endpoints differ only in their element and in what a found game becomes. Metering
+ * (one unit per element) and the Idempotency-Key are handled before this runs (plugins/limits.ts,
+ * plugins/idempotency.ts); the batch is answered from one snapshot, resolved once.
+ */
+const answerBatch = async <S extends ZodTypeAny, Data>(
+  deps: RouteDeps,
+  input: { request: FastifyRequest; query: { period: Period; date?: string | undefined }; body: unknown },
+  element: { schema: S; idOf: (element: z.output<S>) => number; found: (profile: Profile) => Data },
+) => {
+  const requests = batchRequests(input.body, authOf(input.request).plan.max_batch_size);
+  const elements = parseElements(requests, element.schema, element.idOf);
+  const snapshot = await resolveSnapshot(deps.sql, input.query.period, input.query.date);
+  const ids = idsOf(elements);
+  const profiles =
+    ids.length > 0
+      ? await loadProfiles(deps.sql, snapshot, ids, scoringOf(deps.config.analytics))
+      : new Map();
+  const items = buildItems(elements, (id) => {
+    const profile = profiles.get(id);
+    return profile ? element.found(profile) : { game_id: id, found: false as const };
+  });
+  const { status, batch } = summarize(items);
+  return {
+    status,
+    body: { data: items, meta: { period: snapshot.period, period_date: snapshot.date, batch } },
+  };
+};
+
+export const intelligenceBatch = (deps: RouteDeps) =>
+  s.route(contract.intelligence.batch, async ({ request, query, body }) =>
+    answerBatch(
+      deps,
+      { request, query, body },
+      {
+        schema: IntelligenceBatchElementSchema,
+        idOf: (e) => ("game_id" in e ? e.game_id : e.id),
+        found: batchRowOf,
+      },
+    ),
+  );
+
+export const signalsBatch = (deps: RouteDeps) =>
+  s.route(contract.signals.batch, async ({ request, query, body }) =>
+    answerBatch(
+      deps,
+      { request, query, body },
+      { schema: SignalsBatchElementSchema, idOf: (e) => e.id, found: signalsOf },
+    ),
+  );

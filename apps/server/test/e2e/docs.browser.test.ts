@@ -1,0 +1,146 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { BrowserContext, Page } from "playwright-core";
+import { chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestApp } from "../helpers/app.js";
+import { startTestApp } from "../helpers/app.js";
+import { useTestDatabase } from "../helpers/setup.js";
+
+/**
+ * The API reference in a real browser: Debian's Chromium, headless, driven by playwright-core
+ * (never `playwright install`: no browser download). Without Chromium the test is skipped on a
+ * developer machine and fails in CI, which installs it (.ci/run).
+ */
+const CHROMIUM = "/usr/bin/chromium";
+const ARTIFACT = fileURLToPath(new URL("../../../../test-artifacts/docs.png", import.meta.url));
+const haveChromium = existsSync(CHROMIUM);
+
+type Operation = { method: string; path: string; summary: string };
+const openApi = createRequire(import.meta.url)("@gmi/contract/openapi.json") as {
+  paths: Record<string, Record<string, { summary: string }>>;
+};
+const operations: Operation[] = Object.entries(openApi.paths).flatMap(([p, methods]) =>
+  Object.entries(methods).map(([method, op]) => ({ method, path: p, summary: op.summary })),
+);
+
+/** What a reader sees (Playwright's rendered text, not the DOM's textContent, which includes hidden nodes). */
+// biome-ignore lint/performance/useDomNodeTextContent: Playwright's locator API, not the DOM property
+const visibleText = (page: Page) => page.locator("body").innerText();
+
+it.runIf(!haveChromium && process.env.CI === "true")("Chromium is installed in CI", () => {
+  expect.fail(`${CHROMIUM} is missing: .ci/run installs it with apt-get`);
+});
+
+describe.skipIf(!haveChromium)("the API reference at /docs, in Chromium", () => {
+  const db = useTestDatabase({ catalog: false });
+  let server: TestApp;
+  let base: string;
+  let userDataDir: string;
+  let context: BrowserContext;
+  let page: Page;
+  const foreignRequests: string[] = [];
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestApp(db().pool);
+    base = await server.app.listen({ host: "127.0.0.1", port: 0 });
+    userDataDir = await mkdtemp(path.join(tmpdir(), "gmi-chromium-"));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1440, height: 900 },
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on("request", (request) => {
+      const url = request.url();
+      if (!url.startsWith(base) && !url.startsWith("data:") && !url.startsWith("blob:")) {
+        foreignRequests.push(url);
+      }
+    });
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(message.text());
+    });
+    await page.goto(`${base}/docs`, { waitUntil: "load" });
+    // The page is rendered in the browser from the OpenAPI document: wait for the document's title.
+    await page.getByRole("heading", { name: "Game Market Intelligence API" }).first().waitFor();
+    await page
+      .getByText(operations.at(-1)?.summary ?? "", { exact: true })
+      .first()
+      .waitFor({ timeout: 30_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await server?.close();
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  });
+
+  it("lists every endpoint of the contract", async () => {
+    expect(page.url()).toBe(`${base}/docs/`);
+    const missing: string[] = [];
+    for (const op of operations) {
+      if ((await page.getByText(op.summary, { exact: true }).count()) === 0) {
+        missing.push(`${op.method.toUpperCase()} ${op.path} (${op.summary})`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(operations.length).toBeGreaterThanOrEqual(18);
+  });
+
+  it("shows the bearer authentication scheme and the error codes table", async () => {
+    const text = await visibleText(page);
+    // The scheme from components.securitySchemes, preselected in the authentication panel.
+    expect(text).toContain("bearerAuth");
+    expect(text).toMatch(/Bearer Token/i);
+    expect(text).toContain("Authorization: Bearer <API key>");
+    for (const code of [
+      "unauthorized",
+      "insufficient_scope",
+      "rate_limit_exceeded",
+      "idempotency_key_reuse",
+    ]) {
+      await expect.poll(() => page.locator("td", { hasText: code }).count()).toBeGreaterThan(0);
+    }
+  });
+
+  it("shows the curl example of an operation", async () => {
+    const batch = operations.find((op) => op.path === "/api/v1/signals/batch");
+    if (!batch) throw new Error("the contract has no signals batch");
+    await page.getByText(batch.summary, { exact: true }).first().click();
+    await expect
+      .poll(async () => page.getByText("curl", { exact: false }).count(), { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await visibleText(page)).includes("$GMI_API_KEY"), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+  });
+
+  it("loads nothing from other hosts and breaks no rule of its content policy", async () => {
+    expect(foreignRequests).toEqual([]);
+    expect(consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
+  });
+
+  it("saves a screenshot as a test artifact", async () => {
+    await mkdir(path.dirname(ARTIFACT), { recursive: true });
+    await page.getByText("Game Market Intelligence API").first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: ARTIFACT });
+    expect(existsSync(ARTIFACT)).toBe(true);
+  });
+});
