@@ -88,6 +88,15 @@ say "gmi migrate"
 run bin/gmi migrate || fail "gmi migrate"
 run bin/gmi migrate | grep -q "Applied 0 migration" || fail "a second gmi migrate applied something"
 
+say "gmi import (a production server invents no data)"
+printf '%s\n' \
+  '{"type":"console","id":1,"name":"Super Nintendo","slug":"snes"}' \
+  '{"type":"game","id":101,"console_id":1,"display_game_name":"Chrono Trigger","marketplace_game_name":"chrono-trigger","enabled":true,"prices":{"loose":"149.99","complete":"289.00","new":null}}' \
+  '{"type":"redirect","game_id":101,"user_id":"u1","occurred_at":"2026-11-20T10:00:00Z","condition":"cib","device":"mobile"}' \
+  | gzip > "$scratch/catalog.ndjson.gz"
+run bin/gmi import "$scratch/catalog.ndjson.gz" || fail "gmi import"
+run bin/gmi rollup --date 2026-11-20 || fail "gmi rollup"
+
 say "gmi orgs create / keys create"
 org_id="$(run bin/gmi orgs create --name "Smoke Test" --plan pro --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))')"
 api_key="$(run bin/gmi keys create --org "$org_id" --scopes games.read,intelligence.read,demand-intent.read --json |
@@ -122,7 +131,9 @@ body_has '"status":"ready"' "/readyz"
 expect 401 /api/v1/games/titles
 body_has '"code":"unauthorized"' "anonymous request"
 expect 200 "/api/v1/games/titles?limit=5" "${bearer[@]}"
-body_has '"display_game_name"' "/games/titles"
+body_has '"display_game_name":"Chrono Trigger"' "/games/titles"
+expect 200 "/api/v1/intelligence/101" "${bearer[@]}"
+body_has '"liquidity_score"' "/intelligence/101"
 expect 200 /api/v1/me "${bearer[@]}"
 body_has '"Smoke Test"' "/me"
 expect 200 /api/v1/openapi.json

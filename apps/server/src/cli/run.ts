@@ -1,10 +1,7 @@
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import { loadConfig } from "../config.js";
-import { ensurePlans } from "../data/accounts.js";
 import type { Sql } from "../data/sql.js";
-import { migrate, pendingMigrations } from "../db/migrate.js";
-import { openDatabase } from "../db/open.js";
 import {
   clientsCreate,
   clientsSetStatus,
@@ -15,6 +12,7 @@ import {
 import { isAnalyticsCommand, runAnalyticsCommand } from "./commands/analytics.js";
 import { keysCreate, keysList, keysRevoke } from "./commands/keys.js";
 import { runMigrate } from "./commands/migrate.js";
+import { openCliDatabase } from "./database.js";
 import type { CliIo, CommandResult } from "./io.js";
 import { CliError, processIo } from "./io.js";
 
@@ -54,28 +52,8 @@ export const USAGE = `Usage: pnpm gmi <command> [flags] [--json]
 With --json every command prints exactly one JSON object on stdout (errors: {"error":{...}}).
 `;
 
-/**
- * The database of the CLI: the server's (DATABASE_URL, else the embedded one under DATA_DIR). The
- * embedded one is migrated on the spot, as the server does; a real one must be migrated already.
- */
-const defaultDatabase = async (): Promise<CliDatabase> => {
-  const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    if (db.embedded) await migrate(db.url);
-    else if ((await pendingMigrations(db.url)).length) {
-      throw new CliError(
-        "invalid_state",
-        "the database has pending migrations: run `pnpm gmi migrate` first",
-      );
-    }
-    await ensurePlans(db.pool);
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  return db;
-};
+/** The configured database, ready for a command (cli/database.ts). */
+const defaultDatabase = (): Promise<CliDatabase> => openCliDatabase(loadConfig());
 
 /** Runs one command; returns the exit code. Never throws: every failure is reported on `io`. */
 export const runCli = async (argv: string[], deps: CliDeps = {}): Promise<number> => {

@@ -55,19 +55,21 @@ const toGameInfo = (row: GameColumns): GameInfo => ({
 
 export type LeaderboardEntry = { row: StoredLiquidityRow; game: GameInfo };
 
-export const countLiquidityRanked = async (
-  sql: Sql,
-  snapshotId: number,
-  scope: number,
-  sort: keyof typeof LIQUIDITY_RANK,
-): Promise<number> => {
+/** How many rows a ranking of one snapshot and scope holds (its ranks are 1..n). */
+const countRanked = async (sql: Sql, table: string, rank: string, snapshotId: number, scope: number) => {
   const { rows } = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM liquidity_snapshot_rows
-     WHERE snapshot_id = $1 AND scope_console_id = $2 AND ${LIQUIDITY_RANK[sort]} IS NOT NULL`,
+    `SELECT count(*)::int AS n FROM ${table} WHERE snapshot_id = $1 AND scope_console_id = $2 AND ${rank} IS NOT NULL`,
     [snapshotId, scope],
   );
   return rows[0]?.n ?? 0;
 };
+
+export const countLiquidityRanked = (
+  sql: Sql,
+  snapshotId: number,
+  scope: number,
+  sort: keyof typeof LIQUIDITY_RANK,
+): Promise<number> => countRanked(sql, "liquidity_snapshot_rows", LIQUIDITY_RANK[sort], snapshotId, scope);
 
 export const readLiquiditySlice = async (
   sql: Sql,
@@ -126,19 +128,12 @@ const SEARCH_COLUMNS = `query, scope_console_id AS "scopeConsoleId", search_coun
   zero_result_share AS "zeroResultShare", momentum_value AS "momentumValue", momentum_label AS "momentumLabel",
   demand_score AS "demandScore", rank_volume AS "rankVolume", rank_momentum AS "rankMomentum", rank_unmet AS "rankUnmet"`;
 
-export const countSearchRanked = async (
+export const countSearchRanked = (
   sql: Sql,
   snapshotId: number,
   scope: number,
   sort: keyof typeof SEARCH_RANK,
-): Promise<number> => {
-  const { rows } = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM search_snapshot_rows
-     WHERE snapshot_id = $1 AND scope_console_id = $2 AND ${SEARCH_RANK[sort]} IS NOT NULL`,
-    [snapshotId, scope],
-  );
-  return rows[0]?.n ?? 0;
-};
+): Promise<number> => countRanked(sql, "search_snapshot_rows", SEARCH_RANK[sort], snapshotId, scope);
 
 export const readSearchSlice = async (
   sql: Sql,

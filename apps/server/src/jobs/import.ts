@@ -217,6 +217,14 @@ const gunzipIfCompressed = (raw: Readable): Readable => {
   return out;
 };
 
+/**
+ * The lines of a stream, read only once iteration begins: a readline interface created earlier
+ * emits lines while the importer is still opening its transaction, and those lines would be lost.
+ */
+async function* linesOf(stream: Readable): AsyncGenerator<string> {
+  yield* createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+}
+
 /** Imports one file (or `-`), reporting progress in bytes of the source as read. */
 export const importFile = async (
   db: Database,
@@ -225,6 +233,5 @@ export const importFile = async (
   stdin?: Readable,
 ): Promise<ImportReport> => {
   const { stream, totalBytes, bytesRead } = await openSource(source, stdin);
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  return importLines(db, lines, (n) => onProgress({ lines: n, bytes: bytesRead(), totalBytes }));
+  return importLines(db, linesOf(stream), (n) => onProgress({ lines: n, bytes: bytesRead(), totalBytes }));
 };

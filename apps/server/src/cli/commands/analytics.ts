@@ -1,34 +1,27 @@
 import { scoringOf } from "../../analytics/scoring.js";
 import { loadConfig } from "../../config.js";
-import { migrate, pendingMigrations } from "../../db/migrate.js";
-import { type Database, openDatabase } from "../../db/open.js";
+import type { Database } from "../../db/open.js";
 import type { ScoringConfig } from "../../domain/analytics/weights.js";
 import { addDays, dayOf, type IsoDay } from "../../domain/analytics/windows.js";
 import { DEMO_SCALES, type DemoScale } from "../../domain/demo/generate.js";
 import { ImportRejected, type ImportReport, importFile } from "../../jobs/import.js";
 import { rollupDates } from "../../jobs/rollup.js";
 import { seedDemo } from "../../jobs/seed-demo.js";
+import { openCliDatabase } from "../database.js";
 import { CliError, type CliIo, parseFlags, positiveInt } from "../io.js";
 import { progressBar } from "../progress.js";
 
 type Context = { db: Database; scoring: ScoringConfig; io: CliIo; json: boolean };
 
-/** Opens the configured database for a data command; a real one must be migrated already. */
+/** Runs a data command on the configured database. */
 export const withAnalyticsDatabase = async (
   io: CliIo,
   json: boolean,
   work: (ctx: Context) => Promise<unknown>,
 ) => {
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openCliDatabase(config);
   try {
-    if (db.embedded) await migrate(db.url);
-    else if ((await pendingMigrations(db.url)).length) {
-      throw new CliError(
-        "invalid_state",
-        "the database has pending migrations: run `pnpm gmi migrate` first",
-      );
-    }
     return await work({ db, scoring: scoringOf(config.analytics), io, json });
   } finally {
     await db.close();
