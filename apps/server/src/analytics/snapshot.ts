@@ -2,6 +2,7 @@ import type { Period } from "@gmi/contract";
 import { findSnapshot, type SnapshotRef, snapshotRange } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import { ApiError, validationFailed } from "../errors.js";
+import type { ReadCache } from "./read-cache.js";
 
 /**
  * The snapshot a request reads: the requested date's, else the latest computed for the period.
@@ -24,3 +25,7 @@ export const resolveSnapshot = async (
     `has no computed data for period ${period}; dates from ${range.first} to ${range.latest} are available`,
   );
 };
+
+/** `resolveSnapshot` through the app's read cache: which snapshot is the latest may lag by a second. */
+export const cachedSnapshot = (cache: ReadCache, sql: Sql, period: Period, date: string | undefined) =>
+  cache.get(`snapshot|${period}|${date ?? "latest"}`, 1_000, () => resolveSnapshot(sql, period, date));

@@ -4,7 +4,8 @@ import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { cursorDate, positionOf, scopeOf, searchPage } from "../analytics/lists.js";
 import { gameConditions, marketConditions } from "../analytics/profiles.js";
-import { resolveSnapshot } from "../analytics/snapshot.js";
+import { type ReadCache, readCache } from "../analytics/read-cache.js";
+import { cachedSnapshot } from "../analytics/snapshot.js";
 import type { SearchSort } from "../domain/analytics/to-contract.js";
 import type { RouteDeps } from "./context.js";
 import { paginated } from "./context.js";
@@ -15,6 +16,7 @@ const routes = contract.demandIntent;
 /** One search leaderboard in one sort: the three list endpoints differ only by it. */
 const searchList = async (
   deps: RouteDeps,
+  cache: ReadCache,
   request: FastifyRequest,
   query: z.infer<typeof ListQuerySchema>,
   route: string,
@@ -24,8 +26,19 @@ const searchList = async (
     route,
     scope: { period: query.period, date: query.date, console_id: query.console_id, sort },
   });
-  const snapshot = await resolveSnapshot(deps.sql, query.period, query.date ?? cursorDate(list.pageRequest));
-  const listed = await searchPage(deps.sql, snapshot, scopeOf(query.console_id), sort, list.pageRequest);
+  const snapshot = await cachedSnapshot(
+    cache,
+    deps.sql,
+    query.period,
+    query.date ?? cursorDate(list.pageRequest),
+  );
+  const scope = scopeOf(query.console_id);
+  // A snapshot never changes: its pages are kept until evicted.
+  const listed = await cache.get(
+    `search|${snapshot.id}|${scope}|${sort}|${JSON.stringify(list.pageRequest)}`,
+    null,
+    () => searchPage(deps.sql, snapshot, scope, sort, list.pageRequest),
+  );
   const body = list.respond(
     listed,
     (row) => positionOf(snapshot, row.rank),
@@ -34,27 +47,28 @@ const searchList = async (
   return { ...body, meta: { period: snapshot.period, period_date: snapshot.date, ...body.meta } };
 };
 
-export const demandIntentRouter = (deps: RouteDeps) =>
-  s.router(routes, {
+export const demandIntentRouter = (deps: RouteDeps) => {
+  const cache = readCache(deps.clock);
+  return s.router(routes, {
     searches: async ({ query, request }) => {
-      const body = await searchList(deps, request, query, "demandIntent.searches", query.sort);
+      const body = await searchList(deps, cache, request, query, "demandIntent.searches", query.sort);
       return { status: 200, body: { ...body, meta: { ...body.meta, sort: query.sort } } };
     },
     trending: async ({ query, request }) => {
-      const body = await searchList(deps, request, query, "demandIntent.trending", "momentum");
+      const body = await searchList(deps, cache, request, query, "demandIntent.trending", "momentum");
       return { status: 200, body: { ...body, meta: { ...body.meta, sort: "momentum" as const } } };
     },
     unmet: async ({ query, request }) => {
-      const body = await searchList(deps, request, query, "demandIntent.unmet", "unmet");
+      const body = await searchList(deps, cache, request, query, "demandIntent.unmet", "unmet");
       return { status: 200, body: { ...body, meta: { ...body.meta, sort: "unmet" as const } } };
     },
     conditions: async ({ query }) => {
-      const snapshot = await resolveSnapshot(deps.sql, query.period, query.date);
+      const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
       const data = await marketConditions(deps.sql, snapshot);
       return { status: 200, body: { data, meta: { period: snapshot.period, period_date: snapshot.date } } };
     },
     gameConditions: async ({ params, query }) => {
-      const snapshot = await resolveSnapshot(deps.sql, query.period, query.date);
+      const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
       const { game, rows } = await gameConditions(deps.sql, snapshot, params.game_id);
       return {
         status: 200,
@@ -65,3 +79,4 @@ export const demandIntentRouter = (deps: RouteDeps) =>
       };
     },
   });
+};

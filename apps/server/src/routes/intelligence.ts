@@ -2,8 +2,9 @@ import { contract } from "@gmi/contract";
 import { initServer } from "@ts-rest/fastify";
 import { cursorDate, leaderboardPage, positionOf, scopeOf } from "../analytics/lists.js";
 import { listingRecommendation, profileOf } from "../analytics/profiles.js";
+import { readCache } from "../analytics/read-cache.js";
 import { scoringOf } from "../analytics/scoring.js";
-import { resolveSnapshot } from "../analytics/snapshot.js";
+import { cachedSnapshot } from "../analytics/snapshot.js";
 import { intelligenceBatch } from "./batch.js";
 import type { RouteDeps } from "./context.js";
 import { paginated } from "./context.js";
@@ -11,24 +12,26 @@ import { paginated } from "./context.js";
 const s = initServer();
 const routes = contract.intelligence;
 
-export const intelligenceRouter = (deps: RouteDeps) =>
-  s.router(routes, {
+export const intelligenceRouter = (deps: RouteDeps) => {
+  const cache = readCache(deps.clock);
+  return s.router(routes, {
     list: async ({ query, request }) => {
       const list = paginated(deps, request, query, {
         route: "intelligence.list",
         scope: { period: query.period, date: query.date, console_id: query.console_id, sort: query.sort },
       });
-      const snapshot = await resolveSnapshot(
+      const snapshot = await cachedSnapshot(
+        cache,
         deps.sql,
         query.period,
         query.date ?? cursorDate(list.pageRequest),
       );
-      const listed = await leaderboardPage(
-        deps.sql,
-        snapshot,
-        scopeOf(query.console_id),
-        query.sort,
-        list.pageRequest,
+      const scope = scopeOf(query.console_id);
+      // A snapshot never changes: its pages are kept until evicted.
+      const listed = await cache.get(
+        `liquidity|${snapshot.id}|${scope}|${query.sort}|${JSON.stringify(list.pageRequest)}`,
+        null,
+        () => leaderboardPage(deps.sql, snapshot, scope, query.sort, list.pageRequest),
       );
       const body = list.respond(
         listed,
@@ -44,7 +47,7 @@ export const intelligenceRouter = (deps: RouteDeps) =>
       };
     },
     get: async ({ params, query }) => {
-      const snapshot = await resolveSnapshot(deps.sql, query.period, query.date);
+      const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
       const profile = await profileOf(deps.sql, snapshot, params.id, scoringOf(deps.config.analytics));
       return {
         status: 200,
@@ -52,7 +55,7 @@ export const intelligenceRouter = (deps: RouteDeps) =>
       };
     },
     conditions: async ({ params, query }) => {
-      const snapshot = await resolveSnapshot(deps.sql, query.period, query.date);
+      const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
       const recommendation = await listingRecommendation(deps.sql, snapshot, params.id);
       return {
         status: 200,
@@ -61,3 +64,4 @@ export const intelligenceRouter = (deps: RouteDeps) =>
     },
     batch: intelligenceBatch(deps),
   });
+};
