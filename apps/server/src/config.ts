@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { parseDemandWeights } from "./domain/analytics/weights.js";
 import { parseCron } from "./domain/schedule/cron.js";
 
 /** The repository root: relative paths in the environment (DATA_DIR) are resolved against it, not
@@ -17,14 +18,13 @@ const url = (protocols: string[]) =>
       message: `must be a ${protocols.join(" or ")} URL`,
     });
 
-const weights = z
-  .string()
-  .transform((value) => value.split(",").map((part) => Number(part.trim())))
-  .refine((parts) => parts.length === 3 && parts.every((w) => Number.isFinite(w) && w >= 0), {
-    message: "must be three non-negative numbers separated by commas (intent,reach,watch)",
-  })
-  .refine((parts) => Math.abs(parts.reduce((a, b) => a + b, 0) - 1) < 1e-6, { message: "must sum to 1" })
-  .transform((parts) => ({ intent: parts[0] ?? 0, reach: parts[1] ?? 0, watch: parts[2] ?? 0 }));
+/** The domain's own parser (domain/analytics/weights.ts), so the rule lives in one place. */
+const weights = z.string().transform((value, ctx) => {
+  const parsed = parseDemandWeights(value);
+  if (parsed.ok) return parsed.value;
+  ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.message });
+  return z.NEVER;
+});
 
 /** "off" or a five-field cron expression (minute hour day month weekday). */
 const schedule = z
