@@ -4,6 +4,7 @@ import type { Claim, ClaimResult } from "../src/data/idempotency.js";
 import {
   claimKey,
   findRecord,
+  markPaid,
   purgeExpired,
   releaseClaim,
   renewClaim,
@@ -65,16 +66,33 @@ describe("claim, store, replay, reuse", () => {
     );
   });
 
+  it("a paid key released after a failure is claimable at once, prepaid for the same request only", async () => {
+    const sql = db().pool;
+    const input = { organizationId: nextOrg(), key: "k-paid", fingerprint: "A", now: T0 };
+    const first = claimed(await claimKey(sql, input));
+    await markPaid(sql, first, "A");
+    expect(await releaseClaim(sql, first, T0)).toBe(true);
+    expect(await claimKey(sql, input)).toMatchObject({ kind: "claimed", takenOver: true, prepaid: true });
+    const other = { ...input, key: "k-paid-2" };
+    const second = claimed(await claimKey(sql, other));
+    await markPaid(sql, second, "A");
+    await releaseClaim(sql, second, T0);
+    expect(await claimKey(sql, { ...other, fingerprint: "B" })).toMatchObject({
+      kind: "claimed",
+      prepaid: false,
+    });
+  });
+
   it("a released key is free again, and the old holder can no longer write", async () => {
     const sql = db().pool;
     const input = { organizationId: nextOrg(), key: "k-rel", fingerprint: "A", now: T0 };
     const claim = claimed(await claimKey(sql, input));
-    expect(await releaseClaim(sql, claim)).toBe(true);
+    expect(await releaseClaim(sql, claim, T0)).toBe(true);
     expect(await findRecord(sql, input.organizationId, input.key)).toBeNull();
     const again = await claimKey(sql, { ...input, fingerprint: "B" });
     expect(again).toMatchObject({ kind: "claimed", takenOver: false });
     expect(await storeResponse(sql, claim, response("late"), T0)).toBe(false);
-    expect(await releaseClaim(sql, claim)).toBe(false);
+    expect(await releaseClaim(sql, claim, T0)).toBe(false);
   });
 });
 

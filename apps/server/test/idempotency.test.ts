@@ -325,8 +325,9 @@ describe("a request killed in flight", () => {
     if (child && child.exitCode === null) child.kill("SIGKILL");
   });
 
-  it("leaves its key in flight (409) only until the lease lapses; then the key is processed again", async () => {
-    const tenant = await createTenant(db().pool);
+  it("leaves its key in flight (409) only until the lease lapses; then the key is processed again, unpaid", async () => {
+    // Starter: its quota is counted per request in PostgreSQL, so what the killed process paid shows.
+    const tenant = await createTenant(db().pool, { plan: "starter" });
     const key = newKey();
     const serverDir = fileURLToPath(new URL("..", import.meta.url));
     child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/hanging-server.ts"], {
@@ -341,7 +342,14 @@ describe("a request killed in flight", () => {
       headers: { ...bearer(tenant.key), ...json, "idempotency-key": key },
       body: JSON.stringify(BODY),
     }).catch((error: unknown) => error);
-    await waitFor(async () => (await recordState(tenant.organizationId, key)) === "in_flight");
+    // Killed once its units are charged and recorded as paid, in the middle of reading the profiles.
+    await waitFor(async () => {
+      const { rows } = await db().pool.query(
+        "SELECT paid_fingerprint FROM idempotency_records WHERE organization_id = $1 AND key = $2",
+        [tenant.organizationId, key],
+      );
+      return Boolean(rows[0]?.paid_fingerprint);
+    });
     child.kill("SIGKILL");
     await once(child, "exit");
     expect(await doomed).toBeInstanceOf(Error);
@@ -356,6 +364,8 @@ describe("a request killed in flight", () => {
       expect(recovered.statusCode).toBe(200);
       expect(recovered.headers["idempotency-replayed"]).toBeUndefined();
       expect((await post(tenant.key, key)).headers["idempotency-replayed"]).toBe("true");
+      // Paid once, by the request that died: the retry that answered was not charged again.
+      expect(await usedOf(tenant.organizationId)).toBe(BODY.requests.length);
     } finally {
       clock.set(start);
     }

@@ -8,7 +8,7 @@ import type { Sql } from "./sql.js";
 export type Claim = { organizationId: number; key: string; token: string };
 
 export type ClaimResult =
-  | { kind: "claimed"; claim: Claim; takenOver: boolean }
+  | { kind: "claimed"; claim: Claim; takenOver: boolean; prepaid: boolean }
   | Exclude<Decision, { kind: "process" }>;
 
 type Row = {
@@ -66,9 +66,10 @@ VALUES ($1, $2, $3, 'in_flight', $4, $5, $6, $7)
 ON CONFLICT (organization_id, key) DO UPDATE SET
   fingerprint = EXCLUDED.fingerprint, state = 'in_flight', claim_token = EXCLUDED.claim_token,
   lease_until = EXCLUDED.lease_until, status = NULL, headers = NULL, body = NULL,
-  created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+  created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
+  paid_fingerprint = CASE WHEN r.expires_at <= $6 THEN NULL ELSE r.paid_fingerprint END
 WHERE r.expires_at <= $6 OR (r.state = 'in_flight' AND r.lease_until <= $6)
-RETURNING (xmax = 0) AS inserted`;
+RETURNING (xmax = 0) AS inserted, paid_fingerprint IS NOT DISTINCT FROM $3 AS prepaid`;
 
 /**
  * Claims `key` for a request with `fingerprint`, or says why not (409, replay, 422 reuse). Times come
@@ -83,7 +84,7 @@ export const claimKey = async (
   // A row can vanish (released) or lapse between the failed claim and the read: try again then.
   for (let attempt = 0; attempt < 3; attempt++) {
     const token = randomUUID();
-    const { rows } = await sql.query<{ inserted: boolean }>(CLAIM, [
+    const { rows } = await sql.query<{ inserted: boolean; prepaid: boolean }>(CLAIM, [
       organizationId,
       key,
       fingerprint,
@@ -93,7 +94,10 @@ export const claimKey = async (
       new Date(now + RETENTION_MS),
     ]);
     const won = rows[0];
-    if (won) return { kind: "claimed", claim: { organizationId, key, token }, takenOver: !won.inserted };
+    if (won) {
+      const claim = { organizationId, key, token };
+      return { kind: "claimed", claim, takenOver: !won.inserted, prepaid: won.prepaid };
+    }
     const decision = decide(await findRecord(sql, organizationId, key), fingerprint, now);
     if (decision.kind !== "process") return decision;
   }
@@ -135,8 +139,27 @@ export const storeResponse = async (
   return result.rowCount === 1;
 };
 
-/** Frees a held key, as if it had never been used. */
-export const releaseClaim = async (sql: Sql, claim: Claim): Promise<boolean> => {
+/** The holder's batch units are charged: a retry of the same request after a failure is not charged again. */
+export const markPaid = async (sql: Sql, claim: Claim, fingerprint: string): Promise<void> => {
+  await sql.query(
+    `UPDATE idempotency_records SET paid_fingerprint = $4
+      WHERE organization_id = $1 AND key = $2 AND claim_token = $3 AND state = 'in_flight'`,
+    [claim.organizationId, claim.key, claim.token, fingerprint],
+  );
+};
+
+/**
+ * Frees a held key. A key whose units were paid stays as a lapsed lease, claimable at once but
+ * remembering what was paid; an unpaid one is deleted, as if it had never been used.
+ */
+export const releaseClaim = async (sql: Sql, claim: Claim, now: number): Promise<boolean> => {
+  const kept = await sql.query(
+    `UPDATE idempotency_records SET claim_token = NULL, lease_until = $4
+      WHERE organization_id = $1 AND key = $2 AND claim_token = $3 AND state = 'in_flight'
+        AND paid_fingerprint IS NOT NULL`,
+    [claim.organizationId, claim.key, claim.token, new Date(now)],
+  );
+  if (kept.rowCount === 1) return true;
   const result = await sql.query(
     `DELETE FROM idempotency_records
       WHERE organization_id = $1 AND key = $2 AND claim_token = $3 AND state = 'in_flight'`,

@@ -2,7 +2,14 @@ import { HEADERS, IdempotencyKeySchema } from "@gmi/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Clock } from "../clock.js";
 import type { Claim } from "../data/idempotency.js";
-import { claimKey, purgeExpired, releaseClaim, renewClaim, storeResponse } from "../data/idempotency.js";
+import {
+  claimKey,
+  markPaid,
+  purgeExpired,
+  releaseClaim,
+  renewClaim,
+  storeResponse,
+} from "../data/idempotency.js";
 import type { Sql } from "../data/sql.js";
 import type { RouteEntry } from "../domain/auth/scope-table.js";
 import { fingerprint } from "../domain/idempotency/fingerprint.js";
@@ -22,7 +29,15 @@ import { globalPlugin } from "./plugin.js";
 import { appendHook, contractEntryOf } from "./route-hooks.js";
 
 /** A key this request holds until its answer is stored or the key released. */
-type HeldKey = { claim: Claim; heartbeat: NodeJS.Timeout; settled: boolean };
+type HeldKey = {
+  claim: Claim;
+  heartbeat: NodeJS.Timeout;
+  settled: boolean;
+  /** The same request was charged by an earlier holder that never stored an answer: not again. */
+  prepaid: boolean;
+  /** Records that this request's units are charged (the batch handler calls it before any work). */
+  markPaid(): Promise<void>;
+};
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -79,7 +94,11 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
       reply.headers(rateLimitHeaders(request.rateLimit));
     };
 
-    const hold = (request: FastifyRequest, claim: Claim): HeldKey => {
+    const hold = (
+      request: FastifyRequest,
+      claim: Claim,
+      paid: { fingerprint: string; prepaid: boolean },
+    ): HeldKey => {
       let beats = 0;
       const heartbeat = setInterval(() => {
         if (++beats * HEARTBEAT_MS > MAX_HOLD_MS) return clearInterval(heartbeat);
@@ -89,7 +108,13 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
         );
       }, HEARTBEAT_MS);
       heartbeat.unref();
-      return { claim, heartbeat, settled: false };
+      return {
+        claim,
+        heartbeat,
+        settled: false,
+        prepaid: paid.prepaid,
+        markPaid: () => (paid.prepaid ? Promise.resolve() : markPaid(sql, claim, paid.fingerprint)),
+      };
     };
 
     const settle = (held: HeldKey) => {
@@ -110,20 +135,23 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
         throw error;
       }
       const queryAt = request.url.indexOf("?");
+      const print = fingerprint({
+        method: request.method,
+        path: request.routeOptions.url ?? request.url.slice(0, queryAt === -1 ? undefined : queryAt),
+        query: queryAt === -1 ? "" : request.url.slice(queryAt + 1),
+        body: request.body,
+      });
       const result = await claimKey(sql, {
         organizationId: authOf(request).organization.id,
         key,
-        fingerprint: fingerprint({
-          method: request.method,
-          path: request.routeOptions.url ?? request.url.slice(0, queryAt === -1 ? undefined : queryAt),
-          query: queryAt === -1 ? "" : request.url.slice(queryAt + 1),
-          body: request.body,
-        }),
+        fingerprint: print,
         now: clock.now(),
       });
       if (result.kind === "claimed") {
         if (result.takenOver) request.log.warn({ idempotency_key: key }, "idempotency key reclaimed");
-        request.idempotency = hold(request, result.claim);
+        request.idempotency = hold(request, result.claim, { fingerprint: print, prepaid: result.prepaid });
+        // Its units were paid by the holder that died or failed: like a replay, windows only.
+        if (result.prepaid) await chargeRateWindows(request, reply);
         return;
       }
       await chargeRateWindows(request, reply);
@@ -161,7 +189,7 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
             request.log.warn("idempotency key taken over before the response was stored");
           }
         } else {
-          await releaseClaim(sql, held.claim);
+          await releaseClaim(sql, held.claim, clock.now());
         }
       } catch (error) {
         // The answer still goes out; without its heartbeat the key frees itself after LEASE_MS.
@@ -175,7 +203,7 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
       const held = request.idempotency;
       if (!held || held.settled) return;
       settle(held);
-      await releaseClaim(sql, held.claim).catch((error: unknown) =>
+      await releaseClaim(sql, held.claim, clock.now()).catch((error: unknown) =>
         request.log.error({ err: error }, "idempotency key not released"),
       );
     });

@@ -47,9 +47,11 @@ export const limitsPlugin = globalPlugin<MeterDeps & { routes: Map<string, Route
       const entry = contractEntryOf(routes, route);
       if (!entry) return;
       if (entry.batch) {
-        appendHook(route, "preHandler", (request: FastifyRequest, reply: FastifyReply) =>
-          charge(request, reply, batchCost(request.body, authOf(request).plan.max_batch_size)),
-        );
+        appendHook(route, "preHandler", async (request: FastifyRequest, reply: FastifyReply) => {
+          // An idempotent retry of a request whose units were charged and never answered.
+          if (request.idempotency?.prepaid) return;
+          await charge(request, reply, batchCost(request.body, authOf(request).plan.max_batch_size));
+        });
       } else {
         appendHook(route, "onRequest", (request: FastifyRequest, reply: FastifyReply) =>
           charge(request, reply, 1),

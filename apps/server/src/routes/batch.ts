@@ -26,6 +26,8 @@ const answerBatch = async <S extends ZodTypeAny, Data>(
   element: { schema: S; idOf: (element: z.output<S>) => number; found: (profile: Profile) => Data },
 ) => {
   const requests = batchRequests(input.body, authOf(input.request).plan.max_batch_size);
+  // From here the units are spent: a retry after a crash or a 5xx must not pay them again.
+  await input.request.idempotency?.markPaid();
   const elements = parseElements(requests, element.schema, element.idOf);
   const snapshot = await resolveSnapshot(deps.sql, input.query.period, input.query.date);
   const ids = idsOf(elements);
