@@ -16,7 +16,6 @@ import { SCOPES } from "@gmi/contract";
 import autocannon from "autocannon";
 import Fastify from "fastify";
 import { Redis } from "ioredis";
-import pg from "pg";
 import pino from "pino";
 import { buildApp, createLogger } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
@@ -29,6 +28,7 @@ import { openDatabase } from "../src/db/open.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { memoryLimiterStore } from "../src/domain/limits/store.js";
 import { seedDemo } from "../src/jobs/seed-demo.js";
+import { adminQuery, adminUrl } from "./admin.js";
 
 /** `server`: which server answers: the bare baseline, the app, or the app without its catalog cache. */
 type Target = {
@@ -79,25 +79,14 @@ const TARGETS: Target[] = [
 ];
 
 const env = process.env;
-const adminUrl = env.BENCH_DATABASE_URL ?? env.TEST_DATABASE_URL;
 const duration = Number(env.BENCH_DURATION ?? 10);
 const connections = Number(env.BENCH_CONNECTIONS ?? 50);
 const rounds = Number(env.BENCH_ROUNDS ?? 3);
 
-const withAdmin = async (sql: string) => {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-};
-
 const main = async () => {
   if (!adminUrl) throw new Error("Set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL admin URL)");
   const name = `gmi_bench_${randomBytes(4).toString("hex")}`;
-  await withAdmin(`CREATE DATABASE ${name}`);
+  await adminQuery(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   await migrate(url.toString());
@@ -234,7 +223,7 @@ const main = async () => {
   } finally {
     redis?.disconnect();
     await db.close();
-    await withAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
 };
 

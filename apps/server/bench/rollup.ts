@@ -8,29 +8,18 @@
  * database), BENCH_EVENTS, BENCH_ROUNDS, BENCH_KEEP=1 to keep the database.
  */
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { migrate } from "../src/db/migrate.js";
 import { openDatabase } from "../src/db/open.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { addDays } from "../src/domain/analytics/windows.js";
 import { rollupDate } from "../src/jobs/rollup.js";
 import { seedDemo } from "../src/jobs/seed-demo.js";
+import { adminQuery, adminUrl } from "./admin.js";
 
 const env = process.env;
-const adminUrl = env.BENCH_DATABASE_URL ?? env.TEST_DATABASE_URL;
 const events = Number(env.BENCH_EVENTS ?? 10_000_000);
 const rounds = Number(env.BENCH_ROUNDS ?? 3);
 const END = "2026-11-20";
-
-const admin = async (sql: string) => {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-};
 
 /** What any rollup of D must at least compute: the redirect aggregates per game over D-29..D. */
 const BARE_SQL = `
@@ -42,7 +31,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const main = async () => {
   if (!adminUrl) throw new Error("Set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL admin URL)");
   const name = `gmi_bench_rollup_${randomBytes(4).toString("hex")}`;
-  await admin(`CREATE DATABASE ${name}`);
+  await adminQuery(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
@@ -90,7 +79,7 @@ const main = async () => {
     );
   } finally {
     await db.close();
-    if (env.BENCH_KEEP !== "1") await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (env.BENCH_KEEP !== "1") await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
 };
 
