@@ -1,6 +1,6 @@
 // The few autocannon 9 options and results the benchmark uses (the package ships no types).
 declare module "autocannon" {
-  type Options = {
+  export type Options = {
     url: string;
     method?: string;
     headers?: Record<string, string>;
@@ -11,7 +11,7 @@ declare module "autocannon" {
     pipelining?: number;
   };
   type Histogram = { average: number; mean: number; p50: number; p99: number; max: number };
-  type Result = {
+  export type Result = {
     requests: Histogram & { total: number };
     latency: Histogram;
     non2xx: number;

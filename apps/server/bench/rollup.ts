@@ -4,8 +4,12 @@
  * bare aggregates that rollup needs (COUNT and COUNT DISTINCT per game over the 30-day window), run
  * by hand on the same data, interleaved, BENCH_ROUNDS times (default 3; medians reported).
  *
+ * The import includes what the importer does for the rollup: rebuilding the daily event cells of the
+ * days it loaded (data/event-cells.ts), so the import rate is the whole cost of loading.
+ *
  * Env: BENCH_DATABASE_URL or TEST_DATABASE_URL (an admin URL; the bench creates and drops its own
- * database), BENCH_EVENTS, BENCH_ROUNDS, BENCH_KEEP=1 to keep the database.
+ * database), BENCH_EVENTS, BENCH_ROUNDS, BENCH_KEEP=1 to keep the database, BENCH_REUSE_DB=name to
+ * time the rollup again on a database an earlier run kept (no import; never dropped).
  */
 import { randomBytes } from "node:crypto";
 import { migrate } from "../src/db/migrate.js";
@@ -30,21 +34,26 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const main = async () => {
   if (!adminUrl) throw new Error("Set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL admin URL)");
-  const name = `gmi_bench_rollup_${randomBytes(4).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
+  const reuse = env.BENCH_REUSE_DB;
+  const name = reuse ?? `gmi_bench_rollup_${randomBytes(4).toString("hex")}`;
+  if (!reuse) await adminQuery(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
   try {
     await migrate(url.toString());
-    process.stdout.write(`generating and importing ${events.toLocaleString("en")} events...\n`);
-    const seeded = await seedDemo(db, DEFAULT_SCORING, {
-      scale: events,
-      seed: 7,
-      endDate: END,
-      rollupDays: 0,
-    });
-    const importRate = Math.round(seeded.events / (seeded.durationMs / 1000));
+    let imported = "(reused database: not imported by this run)";
+    if (!reuse) {
+      process.stdout.write(`generating and importing ${events.toLocaleString("en")} events...\n`);
+      const seeded = await seedDemo(db, DEFAULT_SCORING, {
+        scale: events,
+        seed: 7,
+        endDate: END,
+        rollupDays: 0,
+      });
+      const importRate = Math.round(seeded.events / (seeded.durationMs / 1000));
+      imported = `${seeded.events.toLocaleString("en")} in ${(seeded.durationMs / 1000).toFixed(1)} s (${importRate.toLocaleString("en")} events/s, generation and daily-cell rebuild included)`;
+    }
     await db.pool.query("VACUUM ANALYZE");
 
     const rollupMs: number[] = [];
@@ -69,7 +78,7 @@ const main = async () => {
     process.stdout.write(
       [
         "",
-        `events imported:          ${seeded.events.toLocaleString("en")} in ${(seeded.durationMs / 1000).toFixed(1)} s (${importRate.toLocaleString("en")} events/s, generation included)`,
+        `events imported:          ${imported}`,
         `redirects in the window:  ${(rows[0]?.n ?? 0).toLocaleString("en")}`,
         `bare aggregates (median): ${bare.toFixed(0)} ms`,
         `rollup of one date:       ${rollup.toFixed(0)} ms (three periods, every scope, searches and conditions)`,
@@ -79,7 +88,7 @@ const main = async () => {
     );
   } finally {
     await db.close();
-    if (env.BENCH_KEEP !== "1") await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (env.BENCH_KEEP !== "1" && !reuse) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
 };
 

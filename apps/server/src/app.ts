@@ -14,6 +14,8 @@ import { buildRouteTable } from "./domain/auth/scope-table.js";
 import type { LimiterStore } from "./domain/limits/store.js";
 import type { UsageStore } from "./domain/limits/usage.js";
 import { ApiError } from "./errors.js";
+import type { LineWriter } from "./logging/line-writer.js";
+import { batchedLineWriter } from "./logging/line-writer.js";
 import { authPlugin } from "./plugins/auth.js";
 import { docsPlugin } from "./plugins/docs.js";
 import { errorsPlugin, toApiError } from "./plugins/errors.js";
@@ -43,22 +45,11 @@ export type AppDeps = {
   metrics?: Metrics;
 };
 
-/**
- * Request lines are buffered and written in blocks of about 4 KiB, at least once a second, and on
- * exit: one write syscall per line cost about a sixth of the CPU of a cached catalog request. The
- * price is that a line may reach the log up to a second late.
- */
-export const bufferedStdout = (): pino.DestinationStream => {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const timer = setInterval(() => {
-    try {
-      destination.flush();
-    } catch {
-      // Not open yet or already closed: the next tick (or the exit flush) writes the lines.
-    }
-  }, 1_000);
-  timer.unref();
-  return destination;
+/** One writer for standard output, shared by every logger of the process (tests build many apps). */
+let stdoutWriter: LineWriter | null = null;
+export const bufferedStdout = (): LineWriter => {
+  stdoutWriter ??= batchedLineWriter(1);
+  return stdoutWriter;
 };
 
 /** JSON lines; no request headers are ever logged, and the key would be redacted if one were. */

@@ -38,13 +38,10 @@ export class Walk<N extends ListRouteName> {
     if (position) {
       if (position.limit !== undefined) query.limit = position.limit;
       query.paginate = position.mode;
-      if (position.mode === "page") {
-        query.page = position.page;
-        delete query.cursor;
-      } else {
-        query.cursor = position.cursor;
-        delete query.page;
-      }
+      // Left undefined rather than deleted (the URL leaves undefined out): `delete` would turn the
+      // object into a slow dictionary on every page.
+      query.page = position.mode === "page" ? position.page : undefined;
+      query.cursor = position.mode === "cursor" ? position.cursor : undefined;
     }
     const answer = await this.fetchPage(query, this.options);
     return new Page(this, answer, position ?? positionOf(query));

@@ -101,6 +101,19 @@ describe("bounds", () => {
     expect(titleRequests()).toEqual([{ limit: "30", paginate: "cursor" }]);
   });
 
+  it("next() called without waiting hands out rows in call order, each page fetched once", async () => {
+    const iterator = makeClient().games.titles({ limit: 10 })[Symbol.asyncIterator]();
+    const expected = (await makeClient().games.titles({ limit: 10 }).toArray({ maxItems: 25 })).map(
+      (r) => r.id,
+    );
+    const before = titleRequests().length;
+    const results = await Promise.all(Array.from({ length: 25 }, () => iterator.next()));
+    expect(results.map((r) => r.value?.id)).toEqual(expected);
+    expect(titleRequests().length - before).toBe(3);
+    await iterator.return?.();
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
   it("maxPages", async () => {
     const rows = await makeClient().games.titles({ limit: 10 }).toArray({ maxItems: 1000, maxPages: 3 });
     expect(rows).toHaveLength(30);

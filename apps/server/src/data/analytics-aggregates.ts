@@ -1,5 +1,6 @@
 import type { Period } from "@gmi/contract";
 import { PERIODS } from "@gmi/contract";
+import type pg from "pg";
 import type { ConditionAggregate } from "../domain/analytics/conditions.js";
 import type { GameAggregate } from "../domain/analytics/liquidity.js";
 import type { QueryAggregate } from "../domain/analytics/search-rows.js";
@@ -7,46 +8,50 @@ import type { IsoDay } from "../domain/analytics/windows.js";
 import type { Sql } from "./sql.js";
 
 /**
- * The raw aggregates a rollup of date D needs, for the three periods at once: every query reads the
- * 30-day window D-29..D once and splits it by period with FILTER, so `day` and `7d` cost nothing
- * extra. COUNT(DISTINCT user_id) is taken over each whole window, never summed over days.
- *
- * Instants are compared at UTC midnight (`utc(day)`), whatever the session time zone.
+ * The aggregates a rollup of date D needs, for the three periods at once, read from the daily event
+ * cells (schema.prisma, "Daily event cells"; data/event-cells.ts keeps them equal to the events):
+ * every query reads the cells of the 30-day window D-29..D once and splits them by period with
+ * FILTER. Distinct users are exact, never a sum of daily counts: a (key, user) pair is counted by the
+ * cell of its first day in the window, the one whose gap reaches back before the window's start.
  */
-const utc = (expr: string) => `((${expr})::timestamp AT TIME ZONE 'UTC')`;
 
-/** `FILTER` conditions on a `day` column, per period, for a query whose $1 is D. */
+/** First day of each period's window, for a query whose $1 is D. */
+const start: Record<Period, string> = { day: "$1::date", "7d": "$1::date - 6", "30d": "$1::date - 29" };
+
+/** `FILTER` conditions on a cell's `day`, per period. */
 const dayIn: Record<Period, string> = {
   day: "day = $1::date",
   "7d": "day >= $1::date - 6",
   "30d": "TRUE",
 };
 
-/** A watch alert is active in a window if created before its end and not removed before its start. */
-const watchActive = (period: Period) => {
-  const start = { day: "$1::date", "7d": "$1::date - 6", "30d": "$1::date - 29" }[period];
-  return `(removed_at IS NULL OR removed_at >= ${utc(start)})`;
-};
+/** Cells whose pairs are new in the period's window (a `day` cell's gap is always at least 1). */
+const firstIn = (p: Period) => `${dayIn[p]} AND gap > day - (${start[p]})`;
 
 const perPeriod = (make: (p: Period, suffix: string) => string) =>
   PERIODS.map((p) => make(p, p === "7d" ? "w" : p === "30d" ? "m" : "d")).join(",\n    ");
 
+const WINDOW = "day BETWEEN $1::date - 29 AND $1::date";
+
+/** Alerts active in a window: created by D, minus those removed before the window (never before created). */
+const activeAlerts = (p: Period) =>
+  `COALESCE(SUM(created), 0) - COALESCE(SUM(removed) FILTER (WHERE day < ${start[p]}), 0)`;
+
 const GAME_SQL = `
 WITH r AS (
   SELECT game_id,
-    ${perPeriod((p, s) => `COUNT(*) FILTER (WHERE ${dayIn[p]}) AS r_${s}, COUNT(DISTINCT user_id) FILTER (WHERE ${dayIn[p]}) AS u_${s}`)}
-  FROM redirect_events WHERE day BETWEEN $1::date - 29 AND $1::date
+    ${perPeriod((p, s) => `SUM(redirects) FILTER (WHERE ${dayIn[p]}) AS r_${s}, SUM(users) FILTER (WHERE ${firstIn(p)}) AS u_${s}`)}
+  FROM redirect_day_cells WHERE ${WINDOW}
   GROUP BY game_id
 ), w AS (
   SELECT game_id,
-    ${perPeriod((p, s) => `COUNT(*) FILTER (WHERE ${watchActive(p)}) AS w_${s}`)}
-  FROM watch_events
-  WHERE created_at < ${utc("$1::date + 1")} AND (removed_at IS NULL OR removed_at >= ${utc("$1::date - 29")})
+    ${perPeriod((p, s) => `${activeAlerts(p)} AS w_${s}`)}
+  FROM watch_day_cells WHERE day <= $1::date
   GROUP BY game_id
 ), s AS (
   SELECT game_id,
-    ${perPeriod((p, s) => `COUNT(*) FILTER (WHERE ${dayIn[p]}) AS s_${s}`)}
-  FROM search_events WHERE day BETWEEN $1::date - 29 AND $1::date AND game_id IS NOT NULL
+    ${perPeriod((p, s) => `SUM(searches) FILTER (WHERE ${dayIn[p]}) AS s_${s}`)}
+  FROM search_condition_day_cells WHERE ${WINDOW} AND game_id <> 0
   GROUP BY game_id
 )
 SELECT g.id AS game_id, g.console_id, g.price_complete::float8 AS price_complete,
@@ -95,38 +100,51 @@ export const loadGameAggregates = async (db: Sql, date: IsoDay): Promise<Record<
 
 const searchFields = (p: Period, s: string) =>
   [
-    `COUNT(*) FILTER (WHERE ${dayIn[p]}) AS n_${s}`,
-    `COUNT(*) FILTER (WHERE ${dayIn[p]} AND source = 'pricing') AS p_${s}`,
-    `COUNT(DISTINCT user_id) FILTER (WHERE ${dayIn[p]}) AS u_${s}`,
-    `COUNT(*) FILTER (WHERE ${dayIn[p]} AND device = 'mobile') AS mob_${s}`,
-    `COALESCE(SUM(result_count) FILTER (WHERE ${dayIn[p]}), 0) AS rc_${s}`,
-    `COUNT(*) FILTER (WHERE ${dayIn[p]} AND result_count = 0) AS z_${s}`,
+    `SUM(searches) FILTER (WHERE ${dayIn[p]}) AS n_${s}`,
+    `SUM(pricing) FILTER (WHERE ${dayIn[p]}) AS p_${s}`,
+    `SUM(users) FILTER (WHERE ${firstIn(p)}) AS u_${s}`,
+    `SUM(mobile) FILTER (WHERE ${dayIn[p]}) AS mob_${s}`,
+    `COALESCE(SUM(result_sum) FILTER (WHERE ${dayIn[p]}), 0)::float8 AS rc_${s}`,
+    `SUM(zero_results) FILTER (WHERE ${dayIn[p]}) AS z_${s}`,
   ].join(", ");
 
-/**
- * A search counts in the all-consoles scope and in one console scope: its own console_id, else its
- * game's console (docs/scoring.md). GROUPING SETS gives both in one pass; a search with neither
- * lands in the console set with a NULL scope, which we drop.
- */
+/** One row per (scope, query): the cells already hold each search in scope 0 and in its console scope. */
 const SEARCH_SQL = `
-SELECT query, CASE WHEN GROUPING(scope) = 1 THEN 0 ELSE scope END AS scope_console_id,
-  ${perPeriod(searchFields)}
-FROM (
-  SELECT s.query, s.user_id, s.day, s.source, s.device, s.result_count, COALESCE(s.console_id, g.console_id) AS scope
-  FROM search_events s LEFT JOIN games g ON g.id = s.game_id
-  WHERE s.day BETWEEN $1::date - 29 AND $1::date
-) s
-GROUP BY GROUPING SETS ((query), (query, scope))
-HAVING GROUPING(scope) = 1 OR scope IS NOT NULL`;
+SELECT query, scope_console_id, ${perPeriod(searchFields)}
+FROM search_day_cells WHERE ${WINDOW}
+GROUP BY scope_console_id, query`;
+
+/**
+ * Tens of thousands of (scope, query) groups: with the default 4 MB the planner sorts them through
+ * temporary files (770 ms at 2M events) instead of hashing them in memory.
+ */
+const withWorkMem = async <T extends pg.QueryResultRow>(
+  pool: pg.Pool,
+  run: (client: pg.PoolClient) => Promise<pg.QueryResult<T>>,
+): Promise<T[]> => {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT set_config('work_mem', '128MB', true)");
+    const { rows } = await run(client);
+    await client.query("COMMIT");
+    return rows;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+};
 
 type SearchRow = { query: string; scope_console_id: number } & Record<string, number>;
 
 /** Per (scope, normalized query), per period: the inputs of its search row. */
 export const loadQueryAggregates = async (
-  db: Sql,
+  db: pg.Pool,
   date: IsoDay,
 ): Promise<Record<Period, QueryAggregate[]>> => {
-  const { rows } = await db.query<SearchRow>(SEARCH_SQL, [date]);
+  const rows = await withWorkMem(db, (client) => client.query<SearchRow>(SEARCH_SQL, [date]));
   const forPeriod = (period: Period): QueryAggregate[] => {
     const s = SUFFIX[period];
     return rows
@@ -153,24 +171,23 @@ export const loadQueryAggregates = async (
 };
 
 const CONDITION_SEARCH_SQL = `
-SELECT CASE WHEN GROUPING(game_id) = 1 THEN 0 ELSE game_id END AS game_id, condition,
-  ${perPeriod((p, s) => `COUNT(*) FILTER (WHERE ${dayIn[p]}) AS n_${s}, COUNT(DISTINCT user_id) FILTER (WHERE ${dayIn[p]}) AS u_${s}, COUNT(*) FILTER (WHERE ${dayIn[p]} AND device = 'mobile') AS mob_${s}`)}
-FROM search_events
-WHERE day BETWEEN $1::date - 29 AND $1::date AND condition IS NOT NULL
-GROUP BY GROUPING SETS ((condition), (game_id, condition))
-HAVING GROUPING(game_id) = 1 OR game_id IS NOT NULL`;
-
-const CONDITION_REDIRECT_SQL = `
-SELECT game_id, condition, ${perPeriod((p, s) => `COUNT(*) FILTER (WHERE ${dayIn[p]}) AS n_${s}`)}
-FROM redirect_events
-WHERE day BETWEEN $1::date - 29 AND $1::date AND condition IS NOT NULL
+SELECT game_id, condition,
+  ${perPeriod((p, s) => `SUM(searches) FILTER (WHERE ${dayIn[p]}) AS n_${s}, SUM(users) FILTER (WHERE ${firstIn(p)}) AS u_${s}, SUM(mobile) FILTER (WHERE ${dayIn[p]}) AS mob_${s}`)}
+FROM search_condition_day_cells
+WHERE ${WINDOW} AND condition <> ''
 GROUP BY game_id, condition`;
 
+const CONDITION_REDIRECT_SQL = `
+SELECT game_id, c.condition, ${perPeriod((p, s) => `SUM(c.n) FILTER (WHERE ${dayIn[p]}) AS n_${s}`)}
+FROM redirect_day_cells
+CROSS JOIN LATERAL (VALUES ('loose', loose), ('cib', cib), ('new', sealed)) AS c(condition, n)
+WHERE ${WINDOW}
+GROUP BY game_id, c.condition`;
+
 const CONDITION_WATCH_SQL = `
-SELECT game_id, condition, ${perPeriod((p, s) => `COUNT(*) FILTER (WHERE ${watchActive(p)}) AS n_${s}`)}
-FROM watch_events
-WHERE condition IS NOT NULL AND created_at < ${utc("$1::date + 1")}
-  AND (removed_at IS NULL OR removed_at >= ${utc("$1::date - 29")})
+SELECT game_id, condition, ${perPeriod((p, s) => `${activeAlerts(p)} AS n_${s}`)}
+FROM watch_day_cells
+WHERE day <= $1::date AND condition <> ''
 GROUP BY game_id, condition`;
 
 type ConditionRow = { game_id: number; condition: ConditionAggregate["condition"] } & Record<string, number>;

@@ -6,6 +6,7 @@ import { createGunzip } from "node:zlib";
 import type pg from "pg";
 import { bulkInsert, type Table } from "../data/bulk-insert.js";
 import { upsertConsoles, upsertGames } from "../data/catalog-import.js";
+import { rebuildStaleCells } from "../data/event-cells.js";
 import type { Database } from "../db/open.js";
 import type {
   ConsoleRecord,
@@ -143,7 +144,8 @@ class Buffers {
 /**
  * Loads NDJSON lines in one transaction: a bad line (its number and reason in `ImportRejected`)
  * rolls the whole source back, so a file is loaded entirely or not at all. Events go in through
- * COPY on PostgreSQL (batched INSERTs on the embedded database).
+ * COPY on PostgreSQL (batched INSERTs on the embedded database); the rollup's daily cells of the
+ * days they fall on are rebuilt in the same transaction.
  */
 export const importLines = async (
   db: Database,
@@ -170,6 +172,9 @@ export const importLines = async (
       }
     }
     await buffers.flush(client, !db.embedded);
+    // The rollup reads daily cells, not events: the days this file touched are rebuilt before it
+    // commits, so its events and their cells become visible together.
+    await rebuildStaleCells(client);
     await client.query("COMMIT");
     onLine(lineNumber);
   } catch (error) {

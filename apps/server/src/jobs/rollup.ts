@@ -5,6 +5,7 @@ import {
   loadGameAggregates,
   loadQueryAggregates,
 } from "../data/analytics-aggregates.js";
+import { refreshCells } from "../data/event-cells.js";
 import { replaceSnapshot } from "../data/snapshot-writer.js";
 import { analyzeSnapshots, computedDates, latestEventDay } from "../data/snapshots.js";
 import type { Database } from "../db/open.js";
@@ -16,30 +17,38 @@ import { addDays, type IsoDay } from "../domain/analytics/windows.js";
 
 export type RollupProgress = { date: IsoDay; index: number; total: number; durationMs: number };
 
-/** Computes and stores the three snapshots (day, 7d, 30d) of one date. */
+/**
+ * Computes and stores the three snapshots (day, 7d, 30d) of one date. On PostgreSQL the three are
+ * written on three connections at once (each in its own transaction, as before), and each period's
+ * rows are built while the previous one's are being written; the embedded database multiplexes
+ * every connection onto one session, so there they are written one after the other.
+ */
 export const rollupDate = async (db: Database, date: IsoDay, scoring: ScoringConfig): Promise<number> => {
   const started = performance.now();
+  await refreshCells(db.pool);
   const [games, queries, conditions] = await Promise.all([
     loadGameAggregates(db.pool, date),
     loadQueryAggregates(db.pool, date),
     loadConditionAggregates(db.pool, date),
   ]);
-  const client = await db.pool.connect();
-  try {
-    for (const period of PERIODS) {
-      const content = {
-        liquidity: buildLiquidityRows(games[period], scoring),
-        searches: buildSearchRows(queries[period], scoring),
-        conditions: [...conditions[period]].flatMap(([gameId, aggregates]) =>
-          buildConditionRows(gameId, aggregates),
-        ),
-      };
+  const write = async (period: Period) => {
+    const content = {
+      liquidity: buildLiquidityRows(games[period], scoring),
+      searches: buildSearchRows(queries[period], scoring),
+      conditions: [...conditions[period]].flatMap(([gameId, aggregates]) =>
+        buildConditionRows(gameId, aggregates),
+      ),
+    };
+    const client = await db.pool.connect();
+    try {
       const durationMs = performance.now() - started;
       await replaceSnapshot(client, { period, date, durationMs }, content, { copy: !db.embedded });
+    } finally {
+      client.release();
     }
-  } finally {
-    client.release();
-  }
+  };
+  if (db.embedded) for (const period of PERIODS) await write(period);
+  else await Promise.all(PERIODS.map(write));
   return performance.now() - started;
 };
 

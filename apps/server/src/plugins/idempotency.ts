@@ -175,10 +175,9 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
       if (contractEntryOf(options.routes, route)?.batch) appendHook(route, "preHandler", guard);
     });
 
-    // Global, not per route: a request holds a key only on a batch route, and the check is free.
-    app.addHook("onSend", async (request, reply, payload) => {
-      const held = request.idempotency;
-      if (!held || held.settled) return payload;
+    // Global, not per route: a request holds a key only on a batch route. Callback hooks with a
+    // synchronous way out, because they run on every response and most hold no key.
+    const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, held: HeldKey) => {
       settle(held);
       const status = reply.statusCode;
       try {
@@ -195,17 +194,21 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
         // The answer still goes out; without its heartbeat the key frees itself after LEASE_MS.
         request.log.error({ err: error }, "idempotency record not updated");
       }
-      return payload;
+    };
+    app.addHook("onSend", (request, reply, payload, done) => {
+      const held = request.idempotency;
+      if (!held || held.settled) return done(null, payload);
+      void record(request, reply, payload, held).then(() => done(null, payload));
     });
 
     // A request that ended without passing onSend must not keep its key until the lease lapses.
-    app.addHook("onResponse", async (request) => {
+    app.addHook("onResponse", (request, _reply, done) => {
       const held = request.idempotency;
-      if (!held || held.settled) return;
+      if (!held || held.settled) return done();
       settle(held);
-      await releaseClaim(sql, held.claim, clock.now()).catch((error: unknown) =>
-        request.log.error({ err: error }, "idempotency key not released"),
-      );
+      releaseClaim(sql, held.claim, clock.now())
+        .catch((error: unknown) => request.log.error({ err: error }, "idempotency key not released"))
+        .finally(() => done());
     });
 
     const every = options.purgeIntervalMs ?? PURGE_INTERVAL_MS;

@@ -1,4 +1,13 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { globalPlugin } from "./plugin.js";
+import { appendHook } from "./route-hooks.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The route pattern served (`/api/v1/games/game/:id`), null when no route matched. */
+    routeUrl: string | null;
+  }
+}
 
 /**
  * Every response carries X-Request-Id (set at the first onRequest hook, which every routed request
@@ -8,6 +17,15 @@ import { globalPlugin } from "./plugin.js";
  * The Authorization header is never logged (we log no headers at all).
  */
 export const requestContextPlugin = globalPlugin("request-context", async (app) => {
+  app.decorateRequest("routeUrl", null);
+  // Set per route at registration: Fastify's request.routeOptions builds a fresh object per read.
+  app.addHook("onRoute", (route) => {
+    const url = route.url;
+    appendHook(route, "onRequest", (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+      request.routeUrl = url;
+      done();
+    });
+  });
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     done();
@@ -16,7 +34,7 @@ export const requestContextPlugin = globalPlugin("request-context", async (app) 
     request.log.info(
       {
         method: request.method,
-        route: request.routeOptions.url ?? null,
+        route: request.routeUrl,
         status: reply.statusCode,
         duration_ms: Math.round(reply.elapsedTime * 100) / 100,
         organization_id: request.auth?.organization.id ?? null,

@@ -1,10 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
+import { startRealServer } from "./real-server.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -12,49 +7,16 @@ declare module "vitest" {
   }
 }
 
-const serverDir = fileURLToPath(new URL("../../../../apps/server", import.meta.url));
-
 /**
- * Starts the real server of this repository exactly as a new user does (`pnpm start` with no
- * DATABASE_URL): embedded PostgreSQL in a temporary folder, demo marketplace generated and rolled up
- * on first start, demo keys printed. The tests read the base URL and the enterprise key from its
- * output. GMI_E2E_BASE_URL + GMI_E2E_API_KEY point the tests at a running server instead.
+ * Global setup of the e2e project: the real server of this repository (see real-server.ts), or
+ * GMI_E2E_BASE_URL + GMI_E2E_API_KEY to point the tests at a running server instead.
  */
 export const setup = async (project: TestProject) => {
   if (process.env.GMI_E2E_BASE_URL && process.env.GMI_E2E_API_KEY) {
     project.provide("e2e", { baseUrl: process.env.GMI_E2E_BASE_URL, apiKey: process.env.GMI_E2E_API_KEY });
     return;
   }
-  const dataDir = await mkdtemp(path.join(tmpdir(), "gmi-sdk-e2e-"));
-  const tsx = createRequire(path.join(serverDir, "package.json")).resolve("tsx/cli");
-  const server: ChildProcess = spawn(process.execPath, [tsx, "src/main.ts"], {
-    cwd: serverDir,
-    env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const started = await new Promise<{ baseUrl: string; apiKey: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 240_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      const key = /enterprise\s+(gmi_live_\S+)/.exec(output)?.[1];
-      if (url && key) {
-        clearTimeout(timer);
-        resolve({ baseUrl: url, apiKey: key });
-      }
-    };
-    server.stdout?.on("data", onData);
-    server.stderr?.on("data", onData);
-    server.once("exit", (code) =>
-      reject(new Error(`server exited (${code}) before it was ready:\n${output}`)),
-    );
-  });
-  project.provide("e2e", started);
-  return async () => {
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill("SIGTERM");
-    await exited;
-    await rm(dataDir, { recursive: true, force: true });
-  };
+  const { baseUrl, apiKey, stop } = await startRealServer();
+  project.provide("e2e", { baseUrl, apiKey });
+  return stop;
 };

@@ -1,0 +1,164 @@
+import type pg from "pg";
+import { addDays, type IsoDay } from "../domain/analytics/windows.js";
+import type { Sql } from "./sql.js";
+
+/**
+ * Rebuilds the daily event cells (schema.prisma, "Daily event cells") of the days the triggers
+ * marked stale, from the events themselves: a rebuilt day is exactly what the events say, however
+ * often and in whatever order they were loaded.
+ *
+ * A day's `gap` depends on the 30 days before it, so an event on day t can change the cells of
+ * t..t+30: a stale range A..B rebuilds the cells of A..B+30 from the events of A-30..B+30.
+ */
+
+type Family = "redirect" | "search" | "watch";
+
+/** Windows are at most 30 days: a gap above 30 is "none", stored as 31. */
+const gapOf = (partition: string) =>
+  `COALESCE(LEAST(day - lag(day) OVER (PARTITION BY ${partition} ORDER BY day), 31), 31)`;
+
+const REDIRECT_SQL = `
+INSERT INTO redirect_day_cells (day, game_id, gap, users, redirects, loose, cib, sealed)
+SELECT day, game_id, gap, count(*), sum(n), sum(loose), sum(cib), sum(sealed)
+FROM (
+  SELECT day, game_id, n, loose, cib, sealed, ${gapOf("game_id, user_id")} AS gap
+  FROM (
+    SELECT day, game_id, user_id, count(*) AS n,
+      count(*) FILTER (WHERE condition = 'loose') AS loose,
+      count(*) FILTER (WHERE condition = 'cib') AS cib,
+      count(*) FILTER (WHERE condition = 'new') AS sealed
+    FROM redirect_events WHERE day BETWEEN $1::date - 30 AND $2::date
+    GROUP BY day, game_id, user_id
+  ) pairs
+) gapped
+WHERE day >= $1::date
+GROUP BY day, game_id, gap`;
+
+/**
+ * A search counts in scope 0 and in its console scope (its console_id, else its game's console;
+ * docs/scoring.md). One user searching a query in two console scopes on a day is one pair in scope 0.
+ */
+const SEARCH_SQL = `
+WITH pairs AS (
+  SELECT s.day, s.query, s.user_id, COALESCE(s.console_id, g.console_id) AS scope, count(*) AS n,
+    count(*) FILTER (WHERE s.source = 'pricing') AS pricing,
+    count(*) FILTER (WHERE s.device = 'mobile') AS mobile,
+    sum(s.result_count) AS result_sum,
+    count(*) FILTER (WHERE s.result_count = 0) AS zero
+  FROM search_events s LEFT JOIN games g ON g.id = s.game_id
+  WHERE s.day BETWEEN $1::date - 30 AND $2::date
+  GROUP BY 1, 2, 3, 4
+), scoped AS (
+  SELECT day, query, user_id, 0 AS scope, sum(n) AS n, sum(pricing) AS pricing, sum(mobile) AS mobile,
+    sum(result_sum) AS result_sum, sum(zero) AS zero
+  FROM pairs GROUP BY day, query, user_id
+  UNION ALL
+  SELECT day, query, user_id, scope, n, pricing, mobile, result_sum, zero FROM pairs WHERE scope IS NOT NULL
+)
+INSERT INTO search_day_cells (day, scope_console_id, query, gap, users, searches, pricing, mobile, result_sum, zero_results)
+SELECT day, scope, query, gap, count(*), sum(n), sum(pricing), sum(mobile), sum(result_sum), sum(zero)
+FROM (SELECT *, ${gapOf("scope, query, user_id")} AS gap FROM scoped) gapped
+WHERE day >= $1::date
+GROUP BY day, scope, query, gap`;
+
+/**
+ * Condition rows: game 0 gets every search with a condition; a game gets its own, and its searches
+ * without a condition under '' (its liquidity search_count counts them).
+ */
+const SEARCH_CONDITION_SQL = `
+WITH pairs AS (
+  SELECT day, game_id, condition, user_id, count(*) AS n, count(*) FILTER (WHERE device = 'mobile') AS mobile
+  FROM search_events
+  WHERE day BETWEEN $1::date - 30 AND $2::date AND (condition IS NOT NULL OR game_id IS NOT NULL)
+  GROUP BY 1, 2, 3, 4
+), keyed AS (
+  SELECT day, 0 AS game_id, condition, user_id, sum(n) AS n, sum(mobile) AS mobile
+  FROM pairs WHERE condition IS NOT NULL GROUP BY day, condition, user_id
+  UNION ALL
+  SELECT day, game_id, COALESCE(condition, ''), user_id, n, mobile FROM pairs WHERE game_id IS NOT NULL
+)
+INSERT INTO search_condition_day_cells (day, game_id, condition, gap, users, searches, mobile)
+SELECT day, game_id, condition, gap, count(*), sum(n), sum(mobile)
+FROM (SELECT *, ${gapOf("game_id, condition, user_id")} AS gap FROM keyed) gapped
+WHERE day >= $1::date
+GROUP BY day, game_id, condition, gap`;
+
+const utcDay = (column: string) => `((${column}) AT TIME ZONE 'UTC')::date`;
+const utcStart = (day: string) => `((${day})::timestamp AT TIME ZONE 'UTC')`;
+
+const WATCH_SQL = `
+INSERT INTO watch_day_cells (day, game_id, condition, created, removed)
+SELECT day, game_id, condition, sum(created), sum(removed)
+FROM (
+  SELECT ${utcDay("created_at")} AS day, game_id, COALESCE(condition, '') AS condition, 1 AS created, 0 AS removed
+  FROM watch_events WHERE created_at >= ${utcStart("$1::date")} AND created_at < ${utcStart("$2::date + 1")}
+  UNION ALL
+  SELECT ${utcDay("removed_at")}, game_id, COALESCE(condition, ''), 0, 1
+  FROM watch_events WHERE removed_at >= ${utcStart("$1::date")} AND removed_at < ${utcStart("$2::date + 1")}
+) w
+GROUP BY day, game_id, condition`;
+
+const FAMILIES: Record<Family, { tables: string[]; inserts: string[]; reach: number }> = {
+  redirect: { tables: ["redirect_day_cells"], inserts: [REDIRECT_SQL], reach: 30 },
+  search: {
+    tables: ["search_day_cells", "search_condition_day_cells"],
+    inserts: [SEARCH_SQL, SEARCH_CONDITION_SQL],
+    reach: 30,
+  },
+  watch: { tables: ["watch_day_cells"], inserts: [WATCH_SQL], reach: 0 },
+};
+
+type Stale = { family: Family; every: boolean; first: IsoDay; last: IsoDay };
+
+/** Whether any day is waiting for a rebuild (a cheap check before opening a transaction). */
+export const hasStaleCells = async (db: Sql): Promise<boolean> => {
+  const { rows } = await db.query<{ stale: boolean }>(
+    "SELECT EXISTS (SELECT 1 FROM event_cell_dirty) AS stale",
+  );
+  return rows[0]?.stale ?? false;
+};
+
+/**
+ * Rebuilds every stale day, inside the caller's transaction on `client`. Serialized by an
+ * advisory lock held to the end of that transaction, so a rebuild always starts after the previous
+ * one committed and sees its events; marks of transactions not yet committed stay for their own
+ * rebuild (the importer rebuilds before it commits).
+ */
+export const rebuildStaleCells = async (client: pg.PoolClient): Promise<void> => {
+  await client.query("SELECT pg_advisory_xact_lock(hashtext('gmi:event-cells'))");
+  const { rows } = await client.query<Stale>(
+    `WITH taken AS (DELETE FROM event_cell_dirty RETURNING family, day)
+     SELECT family, bool_or(day IS NULL) AS every, to_char(min(day), 'YYYY-MM-DD') AS first,
+       to_char(max(day), 'YYYY-MM-DD') AS last
+     FROM taken GROUP BY family`,
+  );
+  if (rows.length === 0) return;
+  // The window functions sort a whole range of events: in memory rather than in temporary files.
+  await client.query("SELECT set_config('work_mem', '256MB', true)");
+  for (const stale of rows) {
+    const family = FAMILIES[stale.family];
+    if (!family) continue;
+    // Cells of days first..last+reach; infinite dates when a mark said "every day".
+    const from = stale.every ? "-infinity" : stale.first;
+    const to = stale.every ? "infinity" : addDays(stale.last, family.reach);
+    for (const table of family.tables)
+      await client.query(`DELETE FROM ${table} WHERE day BETWEEN $1::date AND $2::date`, [from, to]);
+    for (const sql of family.inserts) await client.query(sql, [from, to]);
+  }
+};
+
+/** Rebuilds stale days in a transaction of its own (for writes that did not go through the importer). */
+export const refreshCells = async (pool: pg.Pool): Promise<void> => {
+  if (!(await hasStaleCells(pool))) return;
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await rebuildStaleCells(client);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+};
