@@ -41,7 +41,12 @@ export const batchedLineWriter = (
     const chunk = lines.join("");
     lines = [];
     length = 0;
-    writeAll(fd, Buffer.from(chunk));
+    try {
+      writeAll(fd, Buffer.from(chunk));
+    } catch {
+      // The reader is gone (EPIPE, a closed descriptor): the lines have nowhere to go, and a log
+      // that cannot be written must not take the server down with it.
+    }
   };
   const timer = setInterval(flushSync, flushMs);
   timer.unref();
