@@ -35,10 +35,13 @@ import { seedDemo } from "../src/jobs/seed-demo.js";
 import { batchedLineWriter } from "../src/logging/line-writer.js";
 import { adminQuery, adminUrl } from "./admin.js";
 
-/** `server`: which app answers: as in production, without its catalog cache, or without its log. */
+/**
+ * `server`: which app answers: as in production, without its response cache (every answer built
+ * and serialized), without any read cache (catalog reads from PostgreSQL), or without its log.
+ */
 type Target = {
   name: string;
-  server: "app" | "app-uncached" | "app-silent";
+  server: "app" | "app-unkept" | "app-uncached" | "app-silent";
   path: string;
   method?: "GET" | "POST";
   body?: unknown;
@@ -53,11 +56,13 @@ const BATCH_100 = { requests: Array.from({ length: 100 }, (_, i) => ({ game_id: 
 /** What to measure; each target is compared with its bare twin, which serves the same response. */
 const TARGETS: Target[] = [
   { name: "GET /api/v1/games/titles", server: "app", path: "/api/v1/games/titles" },
-  { name: "  same, catalog cache off", server: "app-uncached", path: "/api/v1/games/titles" },
+  { name: "  same, response cache off", server: "app-unkept", path: "/api/v1/games/titles" },
+  { name: "  same, response + catalog caches off", server: "app-uncached", path: "/api/v1/games/titles" },
   { name: "  same, request log off", server: "app-silent", path: "/api/v1/games/titles" },
   { name: "GET /api/v1/games/game/1001", server: "app", path: "/api/v1/games/game/1001" },
   { name: "GET /healthz (app shell, no auth)", server: "app", path: "/healthz" },
   { name: "GET /api/v1/intelligence", server: "app", path: "/api/v1/intelligence?period=7d" },
+  { name: "  same, response cache off", server: "app-unkept", path: "/api/v1/intelligence?period=7d" },
   {
     name: "GET /api/v1/demand-intent/searches",
     server: "app",
@@ -159,10 +164,16 @@ const main = async () => {
       return { app, url: await app.listen({ port: 0, host: "127.0.0.1" }) };
     };
     const cached = await startApp({});
-    const uncached = await startApp({ CATALOG_CACHE_TTL_MS: "0" });
+    const unkept = await startApp({ RESPONSE_CACHE_TTL_MS: "0" });
+    const uncached = await startApp({ RESPONSE_CACHE_TTL_MS: "0", CATALOG_CACHE_TTL_MS: "0" });
     const silent = await startApp({ LOG_LEVEL: "silent" });
 
-    const urls = { app: cached.url, "app-uncached": uncached.url, "app-silent": silent.url };
+    const urls = {
+      app: cached.url,
+      "app-unkept": unkept.url,
+      "app-uncached": uncached.url,
+      "app-silent": silent.url,
+    };
     type LoadRequest = { method: string; headers: Record<string, string>; body?: string };
     const requestOf = (target: Target): LoadRequest => ({
       method: target.method ?? "GET",
@@ -280,6 +291,7 @@ const main = async () => {
     );
     await bare.close();
     await cached.app.close();
+    await unkept.app.close();
     await uncached.app.close();
     await silent.app.close();
     await usage.close();

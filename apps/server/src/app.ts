@@ -27,6 +27,7 @@ import { createMetrics, databaseMetricsSources, metricsPlugin } from "./plugins/
 import { openApiPlugin } from "./plugins/openapi.js";
 import { requestContextPlugin } from "./plugins/request-context.js";
 import { registerContractRoutes } from "./routes/index.js";
+import { responseCache } from "./routes/response-cache.js";
 
 /** Everything the app needs, built once by main.ts (or a test) and passed in. */
 export type AppDeps = {
@@ -117,6 +118,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await registerContractRoutes(app, {
     sql: deps.sql,
     catalog: catalogReader(deps.sql, { ttlMs: config.catalogCacheTtlMs, clock }),
+    answers: responseCache(clock, config.responseCacheTtlMs),
     clock,
     usage: deps.usage,
     config: {

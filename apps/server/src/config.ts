@@ -62,6 +62,8 @@ const EnvSchema = z.object({
   AUTH_CACHE_TTL_MS: int(0, 60_000).default(5_000),
   /** How long identical catalog reads are answered from memory; a catalog change shows within it. */
   CATALOG_CACHE_TTL_MS: int(0, 60_000).default(1_000),
+  /** How long whole answers to identical reads are kept (routes/response-cache.ts); 0: off. */
+  RESPONSE_CACHE_TTL_MS: int(0, 60_000).default(1_000),
   /** How often buffered usage of unmetered/overage plans is written to PostgreSQL. */
   USAGE_FLUSH_MS: int(50, 60_000).default(1_000),
   DEMAND_INDEX_WEIGHTS: weights.default("0.5,0.3,0.2"),
@@ -85,6 +87,7 @@ export type Config = {
   authCacheTtlMs: number;
   usageFlushMs: number;
   catalogCacheTtlMs: number;
+  responseCacheTtlMs: number;
   analytics: {
     demandIndexWeights: { intent: number; reach: number; watch: number };
     liquidityDemandWeight: number;
@@ -138,6 +141,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     usageFlushMs: e.USAGE_FLUSH_MS,
     catalogCacheTtlMs: e.CATALOG_CACHE_TTL_MS,
+    responseCacheTtlMs: e.RESPONSE_CACHE_TTL_MS,
     analytics: {
       demandIndexWeights: e.DEMAND_INDEX_WEIGHTS,
       liquidityDemandWeight: e.LIQUIDITY_DEMAND_WEIGHT,

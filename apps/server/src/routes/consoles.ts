@@ -8,9 +8,12 @@ const s = initServer();
 
 export const consolesRouter = (deps: RouteDeps) =>
   s.router(contract.consoles, {
-    list: async ({ query, request }) => {
-      const list = paginated(deps, request, query, { route: "consoles.list", scope: {} });
-      const listed = await deps.catalog.listConsoles(list.pageRequest);
-      return { status: 200, body: list.respond(listed, (r) => [r.name, r.id], toConsoleRecord) };
-    },
+    list: async ({ query, request, reply }) => ({
+      status: 200,
+      body: await deps.answers(request, reply, async () => {
+        const list = paginated(deps, request, query, { route: "consoles.list", scope: {} });
+        const listed = await deps.catalog.listConsoles(list.pageRequest);
+        return list.respond(listed, (r) => [r.name, r.id], toConsoleRecord);
+      }),
+    }),
   });

@@ -12,11 +12,14 @@ import { buildLinks } from "../domain/pagination/links.js";
 import type { PageRequest } from "../domain/pagination/page.js";
 import { buildPage, resolvePageRequest } from "../domain/pagination/page.js";
 import { authOf } from "../plugins/auth.js";
+import type { ResponseCache } from "./response-cache.js";
 
-/** What route handlers get: the database, time, usage, and the few settings they read. */
+/** What route handlers get: the database, caches, time, usage, and the few settings they read. */
 export type RouteDeps = {
   sql: Sql;
   catalog: CatalogReader;
+  /** Whole answers to identical reads (every read but /me, whose usage is live). */
+  answers: ResponseCache;
   clock: Clock;
   usage: UsageStore;
   config: Pick<Config, "cursorSecret" | "publicBaseUrl" | "analytics">;

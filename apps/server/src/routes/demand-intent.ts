@@ -50,33 +50,45 @@ const searchList = async (
 export const demandIntentRouter = (deps: RouteDeps) => {
   const cache = readCache(deps.clock);
   return s.router(routes, {
-    searches: async ({ query, request }) => {
-      const body = await searchList(deps, cache, request, query, "demandIntent.searches", query.sort);
-      return { status: 200, body: { ...body, meta: { ...body.meta, sort: query.sort } } };
-    },
-    trending: async ({ query, request }) => {
-      const body = await searchList(deps, cache, request, query, "demandIntent.trending", "momentum");
-      return { status: 200, body: { ...body, meta: { ...body.meta, sort: "momentum" as const } } };
-    },
-    unmet: async ({ query, request }) => {
-      const body = await searchList(deps, cache, request, query, "demandIntent.unmet", "unmet");
-      return { status: 200, body: { ...body, meta: { ...body.meta, sort: "unmet" as const } } };
-    },
-    conditions: async ({ query }) => {
-      const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
-      const data = await marketConditions(deps.sql, snapshot);
-      return { status: 200, body: { data, meta: { period: snapshot.period, period_date: snapshot.date } } };
-    },
-    gameConditions: async ({ params, query }) => {
-      const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
-      const { game, rows } = await gameConditions(deps.sql, snapshot, params.game_id);
-      return {
-        status: 200,
-        body: {
+    searches: async ({ query, request, reply }) => ({
+      status: 200,
+      body: await deps.answers(request, reply, async () => {
+        const body = await searchList(deps, cache, request, query, "demandIntent.searches", query.sort);
+        return { ...body, meta: { ...body.meta, sort: query.sort } };
+      }),
+    }),
+    trending: async ({ query, request, reply }) => ({
+      status: 200,
+      body: await deps.answers(request, reply, async () => {
+        const body = await searchList(deps, cache, request, query, "demandIntent.trending", "momentum");
+        return { ...body, meta: { ...body.meta, sort: "momentum" as const } };
+      }),
+    }),
+    unmet: async ({ query, request, reply }) => ({
+      status: 200,
+      body: await deps.answers(request, reply, async () => {
+        const body = await searchList(deps, cache, request, query, "demandIntent.unmet", "unmet");
+        return { ...body, meta: { ...body.meta, sort: "unmet" as const } };
+      }),
+    }),
+    conditions: async ({ query, request, reply }) => ({
+      status: 200,
+      body: await deps.answers(request, reply, async () => {
+        const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
+        const data = await marketConditions(deps.sql, snapshot);
+        return { data, meta: { period: snapshot.period, period_date: snapshot.date } };
+      }),
+    }),
+    gameConditions: async ({ params, query, request, reply }) => ({
+      status: 200,
+      body: await deps.answers(request, reply, async () => {
+        const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
+        const { game, rows } = await gameConditions(deps.sql, snapshot, params.game_id);
+        return {
           data: rows,
           meta: { period: snapshot.period, period_date: snapshot.date, game: game.identity },
-        },
-      };
-    },
+        };
+      }),
+    }),
   });
 };

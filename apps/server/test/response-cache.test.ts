@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { manualClock } from "../src/clock.js";
+import type { TestApp } from "./helpers/app.js";
+import { bearer, startTestApp } from "./helpers/app.js";
+import { useTestDatabase } from "./helpers/setup.js";
+import { createTenant } from "./helpers/tenant.js";
+
+const db = useTestDatabase();
+const clock = manualClock(Date.UTC(2026, 10, 20, 12));
+let t: TestApp;
+beforeAll(async () => {
+  // The catalog cache off: what is kept here is kept by the response cache alone.
+  t = await startTestApp(db().pool, { clock, env: { CATALOG_CACHE_TTL_MS: "0" } });
+});
+afterAll(() => t?.close());
+
+const get = (url: string, key: string | null) => t.app.inject({ url, headers: key ? bearer(key) : {} });
+
+describe("response cache (RESPONSE_CACHE_TTL_MS, 1 s by default)", () => {
+  it("answers an identical read from the kept answer, and reads again once it is older than the TTL", async () => {
+    const { key } = await createTenant(db().pool, { plan: "enterprise" });
+    const first = await get("/api/v1/games/game/103", key);
+    expect(first.json().data.display_game_name).toBe("Apple Quest");
+    await db().pool.query("UPDATE games SET display_game_name = 'Apple Quest II' WHERE id = 103");
+
+    const kept = await get("/api/v1/games/game/103", key);
+    expect(kept.body).toBe(first.body);
+    expect(kept.headers["content-type"]).toBe("application/json; charset=utf-8");
+
+    clock.advance(1_001);
+    expect((await get("/api/v1/games/game/103", key)).json().data.display_game_name).toBe("Apple Quest II");
+  });
+
+  it("still authenticates and meters every request it answers", async () => {
+    const { key } = await createTenant(db().pool, { plan: "starter" });
+    const url = "/api/v1/games/titles?limit=2";
+    const remaining = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await get(url, key);
+      expect(response.statusCode).toBe(200);
+      remaining.push(Number(response.headers["x-ratelimit-remaining"]));
+    }
+    expect(remaining).toEqual([remaining[0], (remaining[0] ?? 0) - 1, (remaining[0] ?? 0) - 2]);
+    expect((await get(url, null)).statusCode).toBe(401);
+    expect((await get(url, "gmi_live_not-a-real-key")).statusCode).toBe(401);
+  });
+
+  it("keeps one answer per page-size cap: the same URL gives each plan its own per_page", async () => {
+    const free = await createTenant(db().pool, { plan: "free" });
+    const enterprise = await createTenant(db().pool, { plan: "enterprise" });
+    const url = "/api/v1/games/titles?limit=100";
+    expect((await get(url, enterprise.key)).json().meta.pagination.per_page).toBe(100);
+    expect((await get(url, free.key)).json().meta.pagination.per_page).toBe(25);
+  });
+
+  it("keeps nothing when turned off", async () => {
+    const off = await startTestApp(db().pool, {
+      clock,
+      env: { RESPONSE_CACHE_TTL_MS: "0", CATALOG_CACHE_TTL_MS: "0" },
+    });
+    try {
+      const { key } = await createTenant(db().pool, { plan: "enterprise" });
+      const read = async () =>
+        (await off.app.inject({ url: "/api/v1/games/game/105", headers: bearer(key) })).json();
+      expect((await read()).data.display_game_name).toBe("Mango Mania");
+      await db().pool.query("UPDATE games SET display_game_name = 'Mango Mania 2' WHERE id = 105");
+      expect((await read()).data.display_game_name).toBe("Mango Mania 2");
+    } finally {
+      await off.close();
+    }
+  });
+});
