@@ -10,16 +10,29 @@ export type LineWriter = {
 const EAGAIN_PAUSE_MS = 5;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-/** Writes all of `data`, waiting out a full non-blocking pipe (EAGAIN) instead of dropping lines. */
-const writeAll = (fd: number, data: Buffer) => {
-  let offset = 0;
-  while (offset < data.length) {
+/** One write, waiting out a full non-blocking pipe (EAGAIN) instead of dropping lines. */
+const retrying = (write: () => number): number => {
+  for (;;) {
     try {
-      offset += writeSync(fd, data, offset);
+      return write();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
       Atomics.wait(pause, 0, 0, EAGAIN_PAUSE_MS);
     }
+  }
+};
+
+/**
+ * Writes all of `chunk`: the string as it is (a file, /dev/null or a blocking pipe take it whole),
+ * its bytes only when a write stops part way.
+ */
+const writeAll = (fd: number, chunk: string) => {
+  const written = retrying(() => writeSync(fd, chunk));
+  if (written >= Buffer.byteLength(chunk)) return;
+  const bytes = Buffer.from(chunk);
+  for (let offset = written; offset < bytes.length; ) {
+    const from = offset;
+    offset += retrying(() => writeSync(fd, bytes, from));
   }
 };
 
@@ -42,7 +55,7 @@ export const batchedLineWriter = (
     lines = [];
     length = 0;
     try {
-      writeAll(fd, Buffer.from(chunk));
+      writeAll(fd, chunk);
     } catch {
       // The reader is gone (EPIPE, a closed descriptor): the lines have nowhere to go, and a log
       // that cannot be written must not take the server down with it.

@@ -26,6 +26,10 @@ describe("windows", () => {
     expect(minute?.resetsAt).toBe(Date.UTC(2026, 1, 28, 23, 60));
     expect(day?.resetsAt).toBe(Date.UTC(2026, 2, 1));
     expect(billingMonth(start)).toBe("2026-02");
+    // Remembered between calls, and forgotten when the instant leaves the month, either way.
+    expect(billingMonth(start + 30_000)).toBe("2026-03");
+    expect(billingMonth(start)).toBe("2026-02");
+    expect(billingMonth(Date.UTC(2025, 11, 31, 23, 59, 59, 999))).toBe("2025-12");
     expect(monthResetsAt(start)).toBe(Date.UTC(2026, 2, 1));
   });
 });

@@ -35,8 +35,18 @@ export const rateWindows = (organizationId: number, plan: PlanLimits, now: numbe
 /** Whole seconds from `now` until `at`, at least 1 so a client never retries immediately. */
 export const secondsUntil = (at: number, now: number): number => Math.max(1, Math.ceil((at - now) / 1000));
 
+/** The last month asked for and the instants it spans: every request asks, nearly always the same. */
+let known = { from: 0, to: 0, month: "" };
+
 /** The billing month of an instant: its UTC calendar month, "YYYY-MM". */
-export const billingMonth = (now: number): string => new Date(now).toISOString().slice(0, 7);
+export const billingMonth = (now: number): string => {
+  if (now < known.from || now >= known.to) {
+    const d = new Date(now);
+    const from = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    known = { from, to: monthResetsAt(now), month: d.toISOString().slice(0, 7) };
+  }
+  return known.month;
+};
 
 /** When the billing month of `now` ends: 00:00 UTC on the first day of the next month. */
 export const monthResetsAt = (now: number): number => {
