@@ -1,4 +1,4 @@
-import type { PlanLimits, PlanSlug, Scope } from "@gmi/contract";
+import type { PlanLimits, Scope } from "@gmi/contract";
 import { generateApiKey } from "../domain/auth/api-key.js";
 import type { KeyRecord } from "../domain/auth/authorize.js";
 import type { Sql } from "./sql.js";
@@ -77,14 +77,8 @@ type LookupRow = {
   org_status: string;
   client_id: number | null;
   client_status: string | null;
-  plan_slug: PlanSlug;
-  plan_name: string;
-  rate_limit_per_minute: number;
-  rate_limit_per_day: number;
-  monthly_quota: number | null;
-  max_batch_size: number;
-  max_page_size: number;
-  overage: boolean;
+  /** The plans row as JSON: its columns are PlanLimits' fields. */
+  plan: PlanLimits;
 };
 
 /** The hot path of authentication: one indexed lookup by key hash with everything a request needs. */
@@ -94,8 +88,7 @@ export const findKeyByHash = async (sql: Sql, hash: string): Promise<KeyRecord |
       `SELECT k.id AS key_id, k.name AS key_name, k.last_four, k.scopes, k.expires_at, k.revoked_at,
        o.id AS org_id, o.name AS org_name, o.status AS org_status,
        c.id AS client_id, c.status AS client_status,
-       p.slug AS plan_slug, p.name AS plan_name, p.rate_limit_per_minute, p.rate_limit_per_day, p.monthly_quota,
-       p.max_batch_size, p.max_page_size, p.overage
+       to_jsonb(p) AS plan
      FROM api_keys k
      JOIN organizations o ON o.id = k.organization_id
      JOIN plans p ON p.slug = o.plan_slug
@@ -106,16 +99,6 @@ export const findKeyByHash = async (sql: Sql, hash: string): Promise<KeyRecord |
   );
   const row = result.rows[0];
   if (!row) return null;
-  const plan: PlanLimits = {
-    slug: row.plan_slug,
-    name: row.plan_name,
-    rate_limit_per_minute: row.rate_limit_per_minute,
-    rate_limit_per_day: row.rate_limit_per_day,
-    monthly_quota: row.monthly_quota,
-    max_batch_size: row.max_batch_size,
-    max_page_size: row.max_page_size,
-    overage: row.overage,
-  };
   return {
     keyId: row.key_id,
     keyName: row.key_name,
@@ -125,7 +108,7 @@ export const findKeyByHash = async (sql: Sql, hash: string): Promise<KeyRecord |
     revokedAt: row.revoked_at?.getTime() ?? null,
     organization: { id: row.org_id, name: row.org_name, status: row.org_status },
     client: row.client_id === null ? null : { id: row.client_id, status: row.client_status ?? "active" },
-    plan,
+    plan: row.plan,
   };
 };
 

@@ -1,17 +1,17 @@
-import type { NewConsole, NewGame } from "../../src/data/catalog.js";
-import { insertCatalog } from "../../src/data/catalog.js";
+import { upsertConsoles, upsertGames } from "../../src/data/catalog-import.js";
 import type { Sql } from "../../src/data/sql.js";
-import { slugify, titleKey } from "../../src/domain/catalog/text.js";
+import { slugify } from "../../src/domain/catalog/text.js";
+import type { ConsoleRecord, GameRecord } from "../../src/domain/import/parse-line.js";
 
 /**
  * A small fixed catalog with the cases the tests need: the same title on two consoles (ties broken
  * by id), a disabled game, a game without prices, a console without games. Names avoid case and
  * punctuation differences so the order is the same under any collation.
  */
-export const FIXTURE_CONSOLES: NewConsole[] = [
-  { id: 1, name: "Alpha Console", slug: "alpha-console" },
-  { id: 2, name: "Beta Console", slug: "beta-console" },
-  { id: 3, name: "Empty Console", slug: "empty-console" },
+export const FIXTURE_CONSOLES: ConsoleRecord[] = [
+  { type: "console", id: 1, name: "Alpha Console", slug: "alpha-console" },
+  { type: "console", id: 2, name: "Beta Console", slug: "beta-console" },
+  { type: "console", id: 3, name: "Empty Console", slug: "empty-console" },
 ];
 
 const game = (
@@ -20,11 +20,11 @@ const game = (
   name: string,
   prices: [string, string, string] | null,
   enabled = true,
-): NewGame => ({
+): GameRecord => ({
+  type: "game",
   id,
   consoleId,
   displayGameName: name,
-  titleKey: titleKey(name),
   marketplaceGameName: slugify(name),
   enabled,
   prices: prices
@@ -32,7 +32,7 @@ const game = (
     : { loose: null, complete: null, new: null },
 });
 
-export const FIXTURE_GAMES: NewGame[] = [
+export const FIXTURE_GAMES: GameRecord[] = [
   game(101, 1, "Chrono Trigger", ["149.99", "289.00", "999.50"]),
   game(102, 2, "Chrono Trigger", ["120.00", "250.00", "800.00"]),
   game(103, 1, "Apple Quest", ["5.00", "10.00", "20.00"]),
@@ -51,4 +51,8 @@ export const enabledByTitle = () =>
     a.displayGameName === b.displayGameName ? a.id - b.id : a.displayGameName < b.displayGameName ? -1 : 1,
   );
 
-export const loadFixtureCatalog = (sql: Sql) => insertCatalog(sql, FIXTURE_CONSOLES, FIXTURE_GAMES);
+/** Loaded as the importer loads a catalog. */
+export const loadFixtureCatalog = async (sql: Sql) => {
+  await upsertConsoles(sql, FIXTURE_CONSOLES);
+  await upsertGames(sql, FIXTURE_GAMES);
+};
