@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -17,17 +18,80 @@ export interface RealServer {
   stop: () => Promise<void>;
 }
 
+export interface RealServerOptions {
+  /**
+   * An NDJSON file (docs/data-format.md) loaded with `pnpm gmi import` before the first start. The
+   * server then finds a catalog and generates no demo marketplace (its demo keys are still printed).
+   */
+  importFirst?: string;
+  /**
+   * A PostgreSQL admin URL: the server then runs on a database of its own, created there (migrated
+   * with `pnpm gmi migrate`) and dropped at stop, instead of the embedded one. The embedded database
+   * answers in the server's own thread, so its queries stall requests: right for a first look,
+   * noisy for a benchmark.
+   */
+  postgresAdminUrl?: string;
+}
+
+/** The server's own `pg` (this package does not depend on it). */
+const adminQuery = async (adminUrl: string, sql: string) => {
+  const pg = createRequire(path.join(serverDir, "package.json"))("pg") as {
+    Client: new (options: {
+      connectionString: string;
+    }) => {
+      connect(): Promise<void>;
+      query(sql: string): Promise<unknown>;
+      end(): Promise<void>;
+    };
+  };
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+};
+
 /**
  * Starts the real server of this repository exactly as a new user does (`pnpm start` with no
  * DATABASE_URL): embedded PostgreSQL in a temporary folder, demo marketplace generated and rolled up
- * on first start, demo keys printed. The base URL and the enterprise key are read from its output.
+ * on first start, demo keys printed (with `postgresAdminUrl`, the same on a PostgreSQL database of
+ * its own). The base URL and the enterprise key are read from its output.
  */
-export const startRealServer = async (): Promise<RealServer> => {
+export const startRealServer = async (options: RealServerOptions = {}): Promise<RealServer> => {
   const dataDir = await mkdtemp(path.join(tmpdir(), "gmi-sdk-e2e-"));
   const tsx = createRequire(path.join(serverDir, "package.json")).resolve("tsx/cli");
+  const database = options.postgresAdminUrl ? `gmi_sdk_bench_${randomBytes(4).toString("hex")}` : null;
+  let databaseUrl = "";
+  if (options.postgresAdminUrl && database) {
+    await adminQuery(options.postgresAdminUrl, `CREATE DATABASE ${database}`);
+    const url = new URL(options.postgresAdminUrl);
+    url.pathname = `/${database}`;
+    databaseUrl = url.toString();
+  }
+  const dropDatabase = async () => {
+    if (options.postgresAdminUrl && database)
+      await adminQuery(options.postgresAdminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  };
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: "",
+    DATA_DIR: dataDir,
+    PORT: "0",
+    LOG_LEVEL: "warn",
+  };
+  try {
+    if (databaseUrl) await runToEnd(tsx, ["src/cli/main.ts", "migrate"], env);
+    if (options.importFirst) await runToEnd(tsx, ["src/cli/main.ts", "import", options.importFirst], env);
+  } catch (error) {
+    await dropDatabase();
+    throw error;
+  }
   const server = spawn(process.execPath, [tsx, "src/main.ts"], {
     cwd: serverDir,
-    env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "warn" },
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -47,12 +111,34 @@ export const startRealServer = async (): Promise<RealServer> => {
     server.once("exit", (code) =>
       reject(new Error(`server exited (${code}) before it was ready:\n${output}`)),
     );
+  }).catch(async (error: unknown) => {
+    server.kill("SIGTERM");
+    await dropDatabase();
+    throw error;
   });
   const stop = async () => {
     const exited = new Promise((resolve) => server.once("exit", resolve));
     server.kill("SIGTERM");
     await exited;
     await rm(dataDir, { recursive: true, force: true });
+    await dropDatabase();
   };
   return { ...started, stop };
 };
+
+/** Runs a command of the server's package to its end; rejects with its output when it fails. */
+const runToEnd = (tsx: string, args: string[], env: NodeJS.ProcessEnv) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [tsx, ...args], {
+      cwd: serverDir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`gmi ${args.slice(1).join(" ")} exited ${code}:\n${output}`)),
+    );
+  });

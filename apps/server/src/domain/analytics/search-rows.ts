@@ -82,10 +82,14 @@ export const scoreSearchScope = (
   config: Pick<ScoringConfig, "unmetMinSearches">,
 ): SearchSnapshotFields[] => {
   const admitted = queries.filter((q) => q.searchCount > 0);
-  const top = [...admitted].sort(byVolume)[0];
+  let top = admitted[0];
+  let maxUsers = 0;
+  for (const q of admitted) {
+    if (top !== undefined && byVolume(q, top) < 0) top = q;
+    maxUsers = Math.max(maxUsers, q.distinctUsers);
+  }
   if (top === undefined) return [];
   const maxCount = top.searchCount;
-  const maxUsers = admitted.reduce((max, q) => Math.max(max, q.distinctUsers), 0);
   const raw = (q: QueryAggregate) =>
     SEARCH_VOLUME_WEIGHT * ratio(q.searchCount, maxCount) +
     SEARCH_REACH_WEIGHT * ratio(q.distinctUsers, maxUsers);
@@ -108,17 +112,16 @@ export const scoreSearchScope = (
       demandScore: roundScore((100 * raw(q)) / rawTop),
     };
   });
-  const volumeRank = rankBy(rows, () => true, byVolume);
+  // Sorted once by volume, the order the rows are returned in: the volume rank is the position.
+  rows.sort(byVolume);
   const momentumRank = rankBy(rows, (r) => r.momentumValue !== null, byMomentum);
   const unmetRank = rankBy(rows, (r) => r.searchCount >= config.unmetMinSearches, byUnmet);
-  return rows
-    .map((r) => ({
-      ...r,
-      rankVolume: volumeRank(r) ?? 0,
-      rankMomentum: momentumRank(r),
-      rankUnmet: unmetRank(r),
-    }))
-    .sort((a, b) => asc(a.rankVolume, b.rankVolume));
+  return rows.map((r, index) => ({
+    ...r,
+    rankVolume: index + 1,
+    rankMomentum: momentumRank(r),
+    rankUnmet: unmetRank(r),
+  }));
 };
 
 /** Every scope present in the aggregates, scope by scope (ascending scope id, then volume rank). */

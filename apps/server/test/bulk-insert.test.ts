@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { bulkInsert, type Table } from "../src/data/bulk-insert.js";
+import { useTestDatabase } from "./helpers/setup.js";
+
+const db = useTestDatabase({ catalog: false });
+
+const TABLE: Table = {
+  name: "bulk_insert_probe",
+  columns: [
+    { name: "n", type: "int" },
+    { name: "label", type: "text" },
+    { name: "share", type: "float8" },
+    { name: "at", type: "timestamptz" },
+  ],
+};
+
+/** Text that COPY's text format must escape, and a null of each kind. */
+const rowsOf = (count: number) =>
+  Array.from({ length: count }, (_, i) => [
+    i,
+    i % 5 === 0 ? null : `tab\there, newline\nthere, back\\slash, return\r ${i} ${"x".repeat(i % 97)}`,
+    i % 7 === 0 ? null : i / 3,
+    i % 11 === 0 ? undefined : new Date(Date.UTC(2026, 10, 20, 0, 0, i % 60)),
+  ]);
+
+const readBack = async () => {
+  const { rows } = await db().pool.query<{
+    n: number;
+    label: string | null;
+    share: number | null;
+    at: Date | null;
+  }>(`SELECT n, label, share, at FROM ${TABLE.name} ORDER BY n`);
+  return rows.map((r) => [r.n, r.label, r.share, r.at?.toISOString() ?? null]);
+};
+
+const expected = (count: number) =>
+  rowsOf(count).map(([n, label, share, at]) => [
+    n,
+    label,
+    share,
+    (at as Date | undefined)?.toISOString() ?? null,
+  ]);
+
+describe("bulkInsert", () => {
+  // Over 64 KiB of text, so COPY sends several blocks and rows cross no block boundary broken.
+  const COUNT = 2_500;
+
+  for (const copy of [true, false]) {
+    it(`stores every row exactly, escapes and nulls included (${copy ? "COPY" : "INSERT batches"})`, async () => {
+      const pool = db().pool;
+      await pool.query(
+        `DROP TABLE IF EXISTS ${TABLE.name}; CREATE TABLE ${TABLE.name} (n int PRIMARY KEY, label text, share float8, at timestamptz)`,
+      );
+      const client = await pool.connect();
+      try {
+        const inserted = await bulkInsert(client, TABLE, rowsOf(COUNT), { copy, batchSize: 1_000 });
+        expect(inserted).toBe(COUNT);
+      } finally {
+        client.release();
+      }
+      expect(await readBack()).toEqual(expected(COUNT));
+    });
+  }
+
+  it("takes rows from an async source and inserts nothing from an empty one", async () => {
+    const pool = db().pool;
+    await pool.query(
+      `DROP TABLE IF EXISTS ${TABLE.name}; CREATE TABLE ${TABLE.name} (n int PRIMARY KEY, label text, share float8, at timestamptz)`,
+    );
+    const client = await pool.connect();
+    try {
+      async function* source() {
+        yield* rowsOf(3);
+      }
+      expect(await bulkInsert(client, TABLE, source(), { copy: true })).toBe(3);
+      expect(await bulkInsert(client, TABLE, [], { copy: true })).toBe(0);
+    } finally {
+      client.release();
+    }
+    expect(await readBack()).toEqual(expected(3));
+  });
+});
