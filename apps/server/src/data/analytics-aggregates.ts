@@ -108,10 +108,14 @@ const searchFields = (p: Period, s: string) =>
     `SUM(zero_results) FILTER (WHERE ${dayIn[p]}) AS z_${s}`,
   ].join(", ");
 
-/** One row per (scope, query): the cells already hold each search in scope 0 and in its console scope. */
-const SEARCH_SQL = `
+/**
+ * One row per (scope, query): the cells already hold each search in scope 0 and in its console
+ * scope. Asked in two halves, the all-consoles scope and the console scopes, on two connections at
+ * once: it is the largest aggregate of a rollup, and one query runs on one core.
+ */
+const searchSql = (scopes: "all" | "consoles") => `
 SELECT query, scope_console_id, ${perPeriod(searchFields)}
-FROM search_day_cells WHERE ${WINDOW}
+FROM search_day_cells WHERE ${WINDOW} AND scope_console_id ${scopes === "all" ? "= 0" : "<> 0"}
 GROUP BY scope_console_id, query`;
 
 /**
@@ -144,7 +148,12 @@ export const loadQueryAggregates = async (
   db: pg.Pool,
   date: IsoDay,
 ): Promise<Record<Period, QueryAggregate[]>> => {
-  const rows = await withWorkMem(db, (client) => client.query<SearchRow>(SEARCH_SQL, [date]));
+  const halves = await Promise.all(
+    (["all", "consoles"] as const).map((scopes) =>
+      withWorkMem(db, (client) => client.query<SearchRow>(searchSql(scopes), [date])),
+    ),
+  );
+  const rows = halves.flat();
   const forPeriod = (period: Period): QueryAggregate[] => {
     const s = SUFFIX[period];
     return rows
