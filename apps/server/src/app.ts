@@ -33,7 +33,8 @@ import { responseCache } from "./routes/response-cache.js";
 export type AppDeps = {
   config: Config;
   sql: Sql;
-  logger: FastifyBaseLogger;
+  /** Fastify's logger, and the request log line's destination (createLogger). */
+  logger: pino.Logger;
   limiter: LimiterStore;
   usage: UsageStore;
   clock?: Clock;
@@ -75,7 +76,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const clock = deps.clock ?? systemClock;
   const { config } = deps;
   const app = Fastify({
-    loggerInstance: deps.logger,
+    // Typed as Fastify's base logger, so the instance type stays the one every plugin is written for.
+    loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     // Our own one-line-per-request log (plugins/request-context.ts) replaces Fastify's two lines.
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
@@ -99,7 +101,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     deps.keyLookup ?? cachedKeyLookup((hash) => findKeyByHash(deps.sql, hash), clock, config.authCacheTtlMs);
 
   await app.register(errorsPlugin, { bodyLimit: config.bodyLimitBytes });
-  await app.register(requestContextPlugin);
+  await app.register(requestContextPlugin, { logger: deps.logger });
   // Counts every response (errors and 404s included) from its final status and error code.
   const metrics =
     deps.metrics ??

@@ -4,6 +4,7 @@ import { lastCompleteSnapshot } from "../data/rollup-status.js";
 import type { Sql } from "../data/sql.js";
 import { bearerToken } from "../domain/auth/api-key.js";
 import { ApiError } from "../errors.js";
+import { httpRequestMetrics } from "./http-metrics.js";
 import { globalPlugin } from "./plugin.js";
 
 /** What a pg.Pool tells about itself; read at scrape time. */
@@ -123,19 +124,7 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
     });
   }
 
-  const requests = new Counter({
-    name: "gmi_http_requests_total",
-    help: "Requests answered, by method, route pattern and status",
-    labelNames: ["method", "route", "status"] as const,
-    registers,
-  });
-  const duration = new Histogram({
-    name: "gmi_http_request_duration_seconds",
-    help: "Time from request received to response sent, by method, route pattern and status",
-    labelNames: ["method", "route", "status"] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
-  });
+  const http = httpRequestMetrics(registry, [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
   const rateLimited = new Counter({
     name: "gmi_rate_limit_rejections_total",
     help: "429 rate_limit_exceeded answers, by the window that was full",
@@ -163,9 +152,7 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
     registry,
     observeRollup: (durationMs, outcome) => rollupRuns.observe({ outcome }, durationMs / 1000),
     recordResponse: (r) => {
-      const labels = { method: r.method, route: r.route, status: String(r.status) };
-      requests.inc(labels);
-      duration.observe(labels, r.durationMs / 1000);
+      http.record(r.method, r.route, r.status, r.durationMs / 1000);
       if (r.replayed) replays.inc();
       switch (r.error?.code) {
         case "rate_limit_exceeded":

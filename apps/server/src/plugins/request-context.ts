@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type pino from "pino";
+import { accessLogWriter } from "../logging/access-line.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook } from "./route-hooks.js";
 
@@ -12,35 +14,37 @@ declare module "fastify" {
 /**
  * Every response carries X-Request-Id (set at the first onRequest hook, which every routed request
  * passes, 404s included; errors keep headers already set; app.ts covers pre-routing failures), and
- * every request ends in one structured log line. The request id is in every
+ * every request ends in one structured log line (logging/access-line.ts). The request id is in every
  * line of the request because Fastify's per-request child logger carries it (genReqId in app.ts).
  * The Authorization header is never logged (we log no headers at all).
  */
-export const requestContextPlugin = globalPlugin("request-context", async (app) => {
-  app.decorateRequest("routeUrl", null);
-  // Set per route at registration: Fastify's request.routeOptions builds a fresh object per read.
-  app.addHook("onRoute", (route) => {
-    const url = route.url;
-    appendHook(route, "onRequest", (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-      request.routeUrl = url;
+export const requestContextPlugin = globalPlugin<{ logger: pino.Logger }>(
+  "request-context",
+  async (app, { logger }) => {
+    const logRequest = accessLogWriter(logger);
+    app.decorateRequest("routeUrl", null);
+    // Set per route at registration: Fastify's request.routeOptions builds a fresh object per read.
+    app.addHook("onRoute", (route) => {
+      const url = route.url;
+      appendHook(route, "onRequest", (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+        request.routeUrl = url;
+        done();
+      });
+    });
+    app.addHook("onRequest", (request, reply, done) => {
+      reply.header("x-request-id", request.id);
       done();
     });
-  });
-  app.addHook("onRequest", (request, reply, done) => {
-    reply.header("x-request-id", request.id);
-    done();
-  });
-  app.addHook("onResponse", (request, reply, done) => {
-    request.log.info(
-      {
+    app.addHook("onResponse", (request, reply, done) => {
+      logRequest({
+        requestId: request.id,
         method: request.method,
         route: request.routeUrl,
         status: reply.statusCode,
-        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-        organization_id: request.auth?.organization.id ?? null,
-      },
-      "request",
-    );
-    done();
-  });
-});
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        organizationId: request.auth?.organization.id ?? null,
+      });
+      done();
+    });
+  },
+);
