@@ -155,22 +155,31 @@ export const loadQueryAggregates = async (
   );
   const rows = halves.flat();
   const forPeriod = (period: Period): QueryAggregate[] => {
-    const s = SUFFIX[period];
+    // The column names of the period, built once rather than per row (tens of thousands of rows).
+    const column = (name: string) => `${name}_${SUFFIX[period]}`;
+    const [n, p, u, mob, rc, z] = [
+      column("n"),
+      column("p"),
+      column("u"),
+      column("mob"),
+      column("rc"),
+      column("z"),
+    ];
     return rows
-      .filter((row) => (row[`n_${s}`] ?? 0) > 0)
+      .filter((row) => (row[n] ?? 0) > 0)
       .map((row) => {
-        const searchCount = row[`n_${s}`] ?? 0;
-        const pricingCount = row[`p_${s}`] ?? 0;
+        const searchCount = row[n] ?? 0;
+        const pricingCount = row[p] ?? 0;
         return {
           scopeConsoleId: row.scope_console_id,
           query: row.query,
           searchCount,
           pricingCount,
           siteSearchCount: searchCount - pricingCount,
-          distinctUsers: row[`u_${s}`] ?? 0,
-          mobileCount: row[`mob_${s}`] ?? 0,
-          resultCountSum: row[`rc_${s}`] ?? 0,
-          zeroResultCount: row[`z_${s}`] ?? 0,
+          distinctUsers: row[u] ?? 0,
+          mobileCount: row[mob] ?? 0,
+          resultCountSum: row[rc] ?? 0,
+          zeroResultCount: row[z] ?? 0,
           searches7d: row.n_w ?? 0,
           searches30d: row.n_m ?? 0,
         };
