@@ -22,7 +22,7 @@
  * GMI_BENCH_ROUNDS sets the rounds.
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -122,7 +122,10 @@ const realServer = async (): Promise<Target> => {
   const { startRealServer } = (await import(helper)) as typeof import("../test/e2e/real-server.js");
   console.log(`starting the real server (${ROWS.toLocaleString("en")} titles imported first)...`);
   const postgresAdminUrl = process.env.GMI_BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  const server = await startRealServer({ importFirst: await benchCatalog(), postgresAdminUrl });
+  const catalog = await benchCatalog();
+  const server = await startRealServer({ importFirst: catalog, postgresAdminUrl }).finally(() =>
+    rm(catalog, { force: true }),
+  );
   const database = postgresAdminUrl ? "PostgreSQL, a database of its own" : "embedded PostgreSQL";
   return { label: `real server of this repository (${server.baseUrl}, ${database})`, ...server };
 };
