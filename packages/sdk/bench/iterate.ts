@@ -7,9 +7,9 @@
  *   catalog loaded first through `pnpm gmi import` with 10,000 titles, so every run reads 10,000
  *   rows of `/api/v1/games/titles`. On PostgreSQL when GMI_BENCH_DATABASE_URL or TEST_DATABASE_URL
  *   gives an admin URL (a database of its own, dropped after), else on the embedded database, whose
- *   queries run in the server's thread and stall its requests (much noisier figures). The demo enterprise key allows 3,000
- *   requests a minute: the bench waits for a fresh window between rounds when the next round would
- *   not fit, off the clock.
+ *   queries run in the server's thread and stall its requests (much noisier figures). The demo
+ *   enterprise key allows 3,000 requests a minute: the bench waits for a fresh window between rounds
+ *   when the next round would not fit, off the clock.
  * - `--tiny` or GMI_BENCH_TINY=1: a tiny node:http server, forked (its own process, as a real
  *   server is), serving 10,000 rows in the contract's cursor-mode shape: next to nothing on the
  *   server side, so it isolates the client's own cost (a stricter test than the goal's).

@@ -21,13 +21,14 @@ type Destination = { write(line: string): void };
  * profile, and this line is written for every request. Nothing when the level is above info.
  */
 export const accessLogWriter = (logger: pino.Logger): ((entry: AccessLogEntry) => void) => {
-  const destination = (logger as unknown as Record<symbol, Destination>)[pino.symbols.streamSym];
+  const destination = (logger as unknown as Record<symbol, Destination | undefined>)[pino.symbols.streamSym];
+  if (!destination) return () => {};
   const bindings = JSON.stringify(logger.bindings()).slice(1, -1);
   const level = logger.levels.values.info;
   const head = `{"level":${level},"time":`;
   const afterTime = bindings ? `,${bindings},"request_id":` : `,"request_id":`;
   return (entry) => {
-    if (!destination || !logger.isLevelEnabled("info")) return;
+    if (!logger.isLevelEnabled("info")) return;
     destination.write(
       `${head}${Date.now()}${afterTime}${JSON.stringify(entry.requestId)},"method":${JSON.stringify(entry.method)},"route":${entry.route === null ? "null" : JSON.stringify(entry.route)},"status":${entry.status},"duration_ms":${entry.durationMs},"organization_id":${entry.organizationId},"msg":"request"}\n`,
     );

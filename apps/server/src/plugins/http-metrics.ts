@@ -32,18 +32,17 @@ export const httpRequestMetrics = (registry: Registry, buckets: readonly number[
   });
 
   const name = "gmi_http_request_duration_seconds";
-  const help = "Time from request received to response sent, by method, route pattern and status";
-  const histogram = {
+  const described = {
     name,
-    help,
+    help: "Time from request received to response sent, by method, route pattern and status",
     type: "histogram",
     aggregator: "sum",
+  };
+  const histogram = {
+    ...described,
     reset: () => tallies.clear(),
     get: async () => ({
-      name,
-      help,
-      type: "histogram",
-      aggregator: "sum",
+      ...described,
       values: [...tallies.values()].flatMap(({ labels, count, sum, perBucket }) => {
         let cumulative = 0;
         return [

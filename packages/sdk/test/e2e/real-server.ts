@@ -10,6 +10,8 @@ import { fileURLToPath } from "node:url";
 // own type stripping, the e2e setup through vitest.
 
 const serverDir = fileURLToPath(new URL("../../../../apps/server", import.meta.url));
+/** Resolves and loads from the server's package (tsx, pg: this package depends on neither). */
+const serverRequire = createRequire(path.join(serverDir, "package.json"));
 
 export interface RealServer {
   baseUrl: string;
@@ -33,9 +35,9 @@ export interface RealServerOptions {
   postgresAdminUrl?: string;
 }
 
-/** The server's own `pg` (this package does not depend on it). */
+/** One statement on the admin URL, through the server's own `pg`. */
 const adminQuery = async (adminUrl: string, sql: string) => {
-  const pg = createRequire(path.join(serverDir, "package.json"))("pg") as {
+  const pg = serverRequire("pg") as {
     Client: new (options: {
       connectionString: string;
     }) => {
@@ -61,18 +63,18 @@ const adminQuery = async (adminUrl: string, sql: string) => {
  */
 export const startRealServer = async (options: RealServerOptions = {}): Promise<RealServer> => {
   const dataDir = await mkdtemp(path.join(tmpdir(), "gmi-sdk-e2e-"));
-  const tsx = createRequire(path.join(serverDir, "package.json")).resolve("tsx/cli");
-  const database = options.postgresAdminUrl ? `gmi_sdk_bench_${randomBytes(4).toString("hex")}` : null;
+  const tsx = serverRequire.resolve("tsx/cli");
+  const admin = options.postgresAdminUrl;
+  const database = `gmi_sdk_bench_${randomBytes(4).toString("hex")}`;
   let databaseUrl = "";
-  if (options.postgresAdminUrl && database) {
-    await adminQuery(options.postgresAdminUrl, `CREATE DATABASE ${database}`);
-    const url = new URL(options.postgresAdminUrl);
+  if (admin) {
+    await adminQuery(admin, `CREATE DATABASE ${database}`);
+    const url = new URL(admin);
     url.pathname = `/${database}`;
     databaseUrl = url.toString();
   }
   const dropDatabase = async () => {
-    if (options.postgresAdminUrl && database)
-      await adminQuery(options.postgresAdminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    if (admin) await adminQuery(admin, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   };
   const env = {
     ...process.env,
