@@ -4,6 +4,7 @@ import type {
   StoredLiquidityRow,
   StoredSearchRow,
 } from "../domain/analytics/to-contract.js";
+import { ORDER_PAGE_SIZE } from "./search-orders.js";
 import type { Sql } from "./sql.js";
 
 /**
@@ -128,13 +129,27 @@ const SEARCH_COLUMNS = `query, scope_console_id AS "scopeConsoleId", search_coun
   zero_result_share AS "zeroResultShare", momentum_value AS "momentumValue", momentum_label AS "momentumLabel",
   demand_score AS "demandScore", rank_volume AS "rankVolume", rank_momentum AS "rankMomentum", rank_unmet AS "rankUnmet"`;
 
-export const countSearchRanked = (
+/** How many rows a search ranking holds: the volume one is every row, the others their order pages. */
+export const countSearchRanked = async (
   sql: Sql,
   snapshotId: number,
   scope: number,
   sort: keyof typeof SEARCH_RANK,
-): Promise<number> => countRanked(sql, "search_snapshot_rows", SEARCH_RANK[sort], snapshotId, scope);
+): Promise<number> => {
+  if (sort === "volume")
+    return countRanked(sql, "search_snapshot_rows", SEARCH_RANK.volume, snapshotId, scope);
+  const { rows } = await sql.query<{ n: number }>(
+    `SELECT COALESCE(sum(cardinality(volume_ranks)), 0)::int AS n FROM search_snapshot_orders
+     WHERE snapshot_id = $1 AND scope_console_id = $2 AND sort = $3`,
+    [snapshotId, scope, sort],
+  );
+  return rows[0]?.n ?? 0;
+};
 
+/**
+ * A slice of a search ranking. Volume ranks are the rows' key; a momentum or unmet slice is first
+ * turned into volume ranks through the order pages that cover it (data/search-orders.ts).
+ */
 export const readSearchSlice = async (
   sql: Sql,
   snapshotId: number,
@@ -143,13 +158,48 @@ export const readSearchSlice = async (
   slice: RankSlice,
 ): Promise<StoredSearchRow[]> => {
   const rank = SEARCH_RANK[sort];
+  if (sort === "volume") {
+    const { rows } = await sql.query<StoredSearchRow>(
+      `SELECT ${SEARCH_COLUMNS} FROM search_snapshot_rows
+       WHERE snapshot_id = $1 AND scope_console_id = $2 AND rank_volume >= $3 AND rank_volume < $3 + $4
+       ORDER BY rank_volume`,
+      [snapshotId, scope, slice.fromRank, slice.count],
+    );
+    return rows;
+  }
+  // Two statements rather than one join: planned together, a fresh snapshot's missing statistics
+  // led the planner to a nested loop over every row of the scope (8 s at 10M events).
+  const volumeRanks = await volumeRanksOf(sql, snapshotId, scope, sort, slice);
+  if (volumeRanks.length === 0) return [];
   const { rows } = await sql.query<StoredSearchRow>(
     `SELECT ${SEARCH_COLUMNS} FROM search_snapshot_rows
-     WHERE snapshot_id = $1 AND scope_console_id = $2 AND ${rank} >= $3 AND ${rank} < $3 + $4
+     WHERE snapshot_id = $1 AND scope_console_id = $2 AND rank_volume = ANY($3::int[])
      ORDER BY ${rank}`,
-    [snapshotId, scope, slice.fromRank, slice.count],
+    [snapshotId, scope, volumeRanks],
   );
   return rows;
+};
+
+/** The volume ranks of the rows ranked `slice` in a momentum or unmet order, in that order. */
+const volumeRanksOf = async (
+  sql: Sql,
+  snapshotId: number,
+  scope: number,
+  sort: "momentum" | "unmet",
+  slice: RankSlice,
+): Promise<number[]> => {
+  const first = slice.fromRank - 1;
+  const end = first + slice.count;
+  const { rows } = await sql.query<{ page: number; volume_ranks: number[] }>(
+    `SELECT page, volume_ranks FROM search_snapshot_orders
+     WHERE snapshot_id = $1 AND scope_console_id = $2 AND sort = $3 AND page BETWEEN $4 AND $5
+     ORDER BY page`,
+    [snapshotId, scope, sort, Math.floor(first / ORDER_PAGE_SIZE), Math.floor((end - 1) / ORDER_PAGE_SIZE)],
+  );
+  return rows.flatMap(({ page, volume_ranks }) => {
+    const offset = page * ORDER_PAGE_SIZE;
+    return volume_ranks.slice(Math.max(0, first - offset), Math.max(0, end - offset));
+  });
 };
 
 /** The stored condition rows of one game (0 = market-wide); empty when it had no activity. */

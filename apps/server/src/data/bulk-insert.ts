@@ -33,31 +33,61 @@ const copyRows = async (
   let count = 0;
   const columns = table.columns.map((c) => `"${c.name}"`).join(", ");
   const sink = client.query(copyFrom(`COPY "${table.name}" (${columns}) FROM STDIN`));
-  // A stream chunk per row costs more than the row's text: rows are gathered into blocks.
-  async function* blocks() {
-    let block = "";
-    for await (const row of rows) {
+  // A stream chunk per row costs more than the row's text: rows are gathered into blocks. Rows
+  // already in memory are read without an await each (a microtask per row showed in profiles).
+  const blocks = new BlockGatherer();
+  function* fromSync(source: Iterable<Row>) {
+    for (const row of source) {
       count += 1;
-      let line = copyText(row[0]);
-      for (let i = 1; i < row.length; i++) line += `\t${copyText(row[i])}`;
-      block += `${line}\n`;
-      if (block.length >= COPY_BLOCK) {
-        yield block;
-        block = "";
-      }
+      const full = blocks.add(copyLine(row));
+      if (full) yield full;
     }
-    if (block) yield block;
+    if (blocks.rest()) yield blocks.rest();
   }
-  await pipeline(Readable.from(blocks()), sink);
+  async function* fromAsync(source: AsyncIterable<Row>) {
+    for await (const row of source) {
+      count += 1;
+      const full = blocks.add(copyLine(row));
+      if (full) yield full;
+    }
+    if (blocks.rest()) yield blocks.rest();
+  }
+  const source = Symbol.iterator in rows ? fromSync(rows) : fromAsync(rows);
+  await pipeline(Readable.from(source), sink);
   return count;
+};
+
+/** Collects lines and hands back a block once it holds about COPY_BLOCK characters. */
+class BlockGatherer {
+  private block = "";
+  add(line: string): string | undefined {
+    this.block += line;
+    if (this.block.length < COPY_BLOCK) return undefined;
+    const full = this.block;
+    this.block = "";
+    return full;
+  }
+  rest(): string {
+    return this.block;
+  }
+}
+
+const copyLine = (row: Row): string => {
+  let line = copyText(row[0]);
+  for (let i = 1; i < row.length; i++) line += `\t${copyText(row[i])}`;
+  return `${line}\n`;
 };
 
 const SPECIAL = /[\\\t\n\r]/;
 
-/** COPY text format: \N for null, backslash escapes for the characters that delimit. */
+/**
+ * COPY text format: \N for null, backslash escapes for the characters that delimit; an array of
+ * numbers as an array literal (`{1,2,3}`).
+ */
 const copyText = (value: unknown): string => {
   if (value === null || value === undefined) return "\\N";
   if (typeof value === "number") return String(value);
+  if (Array.isArray(value)) return numberArrayLiteral(value);
   const text = value instanceof Date ? value.toISOString() : String(value);
   if (!SPECIAL.test(text)) return text;
   return text.replace(
@@ -66,6 +96,16 @@ const copyText = (value: unknown): string => {
   );
 };
 
+const numberArrayLiteral = (values: readonly unknown[]): string => {
+  if (!values.every((v) => typeof v === "number" && Number.isFinite(v))) {
+    throw new TypeError("bulkInsert: only arrays of finite numbers are supported");
+  }
+  return `{${values.join(",")}}`;
+};
+
+/** An array column travels as its literal text: `unnest` would flatten an array of arrays. */
+const isArrayType = (type: string) => type.endsWith("[]");
+
 const insertBatches = async (
   client: pg.PoolClient | pg.Client,
   table: Table,
@@ -73,8 +113,12 @@ const insertBatches = async (
   batchSize: number,
 ) => {
   const columns = table.columns.map((c) => `"${c.name}"`).join(", ");
-  const arrays = table.columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(", ");
-  const sql = `INSERT INTO "${table.name}" (${columns}) SELECT * FROM unnest(${arrays})`;
+  const arrays = table.columns
+    .map((c, i) => `$${i + 1}::${isArrayType(c.type) ? "text" : c.type}[]`)
+    .join(", ");
+  const values = table.columns.map((c, i) => `v${i}${isArrayType(c.type) ? `::${c.type}` : ""}`).join(", ");
+  const names = table.columns.map((_, i) => `v${i}`).join(", ");
+  const sql = `INSERT INTO "${table.name}" (${columns}) SELECT ${values} FROM unnest(${arrays}) AS u(${names})`;
   let count = 0;
   let batch: unknown[][] = table.columns.map(() => []);
   const flush = async () => {
@@ -84,7 +128,7 @@ const insertBatches = async (
   };
   for await (const row of rows) {
     row.forEach((value, i) => {
-      batch[i]?.push(value);
+      batch[i]?.push(Array.isArray(value) ? numberArrayLiteral(value) : value);
     });
     count += 1;
     if ((batch[0]?.length ?? 0) >= batchSize) await flush();

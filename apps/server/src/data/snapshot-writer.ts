@@ -5,6 +5,7 @@ import type { LiquiditySnapshotFields } from "../domain/analytics/liquidity.js";
 import type { SearchSnapshotFields } from "../domain/analytics/search-rows.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
 import { bulkInsert, type Table } from "./bulk-insert.js";
+import { searchOrderPages } from "./search-orders.js";
 
 export type SnapshotContent = {
   liquidity: readonly LiquiditySnapshotFields[];
@@ -55,6 +56,14 @@ const SEARCHES = table("search_snapshot_rows", [
   ["rank_unmet", "int"],
 ]);
 
+const SEARCH_ORDERS = table("search_snapshot_orders", [
+  ["snapshot_id", "int"],
+  ["scope_console_id", "int"],
+  ["sort", "text"],
+  ["page", "int"],
+  ["volume_ranks", "int[]"],
+]);
+
 const CONDITIONS = table("condition_snapshot_rows", [
   ["snapshot_id", "int"],
   ["game_id", "int"],
@@ -90,7 +99,7 @@ export const replaceSnapshot = async (
       [key.period, key.date],
     );
     for (const { id } of old.rows) {
-      for (const t of [LIQUIDITY, SEARCHES, CONDITIONS])
+      for (const t of [LIQUIDITY, SEARCHES, SEARCH_ORDERS, CONDITIONS])
         await client.query(`DELETE FROM ${t.name} WHERE snapshot_id = $1`, [id]);
     }
     const inserted = await client.query<{ id: number }>(
@@ -142,6 +151,12 @@ export const replaceSnapshot = async (
         r.rankMomentum,
         r.rankUnmet,
       ]),
+      options,
+    );
+    await bulkInsert(
+      client,
+      SEARCH_ORDERS,
+      searchOrderPages(content.searches).map((o) => [id, o.scopeConsoleId, o.sort, o.page, o.volumeRanks]),
       options,
     );
     await bulkInsert(

@@ -49,5 +49,7 @@ export const snapshotRange = async (db: Sql, period: Period): Promise<SnapshotRa
 };
 
 export const analyzeSnapshots = async (db: Sql): Promise<void> => {
-  await db.query("ANALYZE snapshots, liquidity_snapshot_rows, search_snapshot_rows, condition_snapshot_rows");
+  await db.query(
+    "ANALYZE snapshots, liquidity_snapshot_rows, search_snapshot_rows, search_snapshot_orders, condition_snapshot_rows",
+  );
 };

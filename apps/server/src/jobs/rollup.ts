@@ -6,7 +6,7 @@ import {
   loadQueryAggregates,
 } from "../data/analytics-aggregates.js";
 import { refreshCells } from "../data/event-cells.js";
-import { replaceSnapshot } from "../data/snapshot-writer.js";
+import { replaceSnapshot, type SnapshotContent } from "../data/snapshot-writer.js";
 import { analyzeSnapshots, computedDates, latestEventDay } from "../data/snapshots.js";
 import type { Database } from "../db/open.js";
 import { buildConditionRows } from "../domain/analytics/conditions.js";
@@ -17,28 +17,34 @@ import { addDays, type IsoDay } from "../domain/analytics/windows.js";
 
 export type RollupProgress = { date: IsoDay; index: number; total: number; durationMs: number };
 
+/** Largest first: the 30-day snapshot's write is the longest, so it starts first. */
+const WRITE_ORDER: readonly Period[] = ["30d", "7d", "day"];
+
+/** Lets pending I/O (a COPY already under way) run before the next stretch of CPU work. */
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Computes and stores the three snapshots (day, 7d, 30d) of one date. On PostgreSQL the three are
- * written on three connections at once (each in its own transaction, as before), and each period's
- * rows are built while the previous one's are being written; the embedded database multiplexes
- * every connection onto one session, so there they are written one after the other.
+ * written on three connections at once (each in its own transaction): a period's rows are built
+ * while the previous one's are being copied. The embedded database multiplexes every connection
+ * onto one session, so there they are written one after the other.
  */
 export const rollupDate = async (db: Database, date: IsoDay, scoring: ScoringConfig): Promise<number> => {
   const started = performance.now();
   await refreshCells(db.pool);
   const [games, queries, conditions] = await Promise.all([
     loadGameAggregates(db.pool, date),
-    loadQueryAggregates(db.pool, date),
+    loadQueryAggregates(db.pool, date, { copy: !db.embedded }),
     loadConditionAggregates(db.pool, date),
   ]);
-  const write = async (period: Period) => {
-    const content = {
-      liquidity: buildLiquidityRows(games[period], scoring),
-      searches: buildSearchRows(queries[period], scoring),
-      conditions: [...conditions[period]].flatMap(([gameId, aggregates]) =>
-        buildConditionRows(gameId, aggregates),
-      ),
-    };
+  const build = (period: Period) => ({
+    liquidity: buildLiquidityRows(games[period], scoring),
+    searches: buildSearchRows(queries[period], scoring),
+    conditions: [...conditions[period]].flatMap(([gameId, aggregates]) =>
+      buildConditionRows(gameId, aggregates),
+    ),
+  });
+  const write = async (period: Period, content: SnapshotContent) => {
     const client = await db.pool.connect();
     try {
       const durationMs = performance.now() - started;
@@ -47,8 +53,14 @@ export const rollupDate = async (db: Database, date: IsoDay, scoring: ScoringCon
       client.release();
     }
   };
-  if (db.embedded) for (const period of PERIODS) await write(period);
-  else await Promise.all(PERIODS.map(write));
+  const writes: Promise<void>[] = [];
+  for (const period of WRITE_ORDER) {
+    const written = write(period, build(period));
+    if (db.embedded) await written;
+    else writes.push(written);
+    await yieldToIo();
+  }
+  await Promise.all(writes);
   return performance.now() - started;
 };
 

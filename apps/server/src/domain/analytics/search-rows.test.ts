@@ -201,3 +201,69 @@ describe("search rows: scopes and edge cases", () => {
     expect(searchConsoleScope({ consoleId: null, gameId: 999 }, consoleOf)).toBeNull();
   });
 });
+
+describe("search rows: orders on many ties", () => {
+  // A small deterministic generator: counts from a narrow range so most queries tie on every number.
+  let state = 12345;
+  const next = (n: number) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 8) % n;
+  };
+  const alphabet = ["a", "b", "é", "z", "\u{1F3AE}", "\uFF21", " "];
+  const queries = new Map<string, QueryAggregate>();
+  while (queries.size < 2_000) {
+    const text = Array.from({ length: 1 + next(5) }, () => alphabet[next(alphabet.length)]).join("");
+    const searchCount = 1 + next(8);
+    queries.set(
+      text,
+      query({
+        query: text,
+        searchCount,
+        distinctUsers: 1 + next(searchCount),
+        zeroResultCount: next(2) * next(searchCount + 1),
+        searches7d: next(3),
+        searches30d: next(4),
+      }),
+    );
+  }
+  const scored = scoreSearchScope(0, [...queries.values()], { unmetMinSearches: 5 });
+
+  // The documented orders, spelled out as full comparators (docs/scoring.md).
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const volume = (a: SearchSnapshotFields, b: SearchSnapshotFields) =>
+    b.searchCount - a.searchCount || b.distinctUsers - a.distinctUsers || cmp(a.query, b.query);
+  const expectRanks = (
+    key: "rankVolume" | "rankMomentum" | "rankUnmet",
+    include: (r: SearchSnapshotFields) => boolean,
+    compare: (a: SearchSnapshotFields, b: SearchSnapshotFields) => number,
+  ) => {
+    const expected = scored.filter(include).sort(compare);
+    expect(expected.length).toBeGreaterThan(100);
+    expected.forEach((r, index) => {
+      expect(r[key], `${key} of ${JSON.stringify(r.query)}`).toBe(index + 1);
+    });
+    for (const r of scored.filter((x) => !include(x))) expect(r[key]).toBeNull();
+  };
+
+  it("volume: count desc, users desc, query in code units (astral characters included)", () => {
+    expectRanks("rankVolume", () => true, volume);
+    expect(scored.map((r) => r.rankVolume)).toEqual(scored.map((_, i) => i + 1));
+  });
+
+  it("momentum: value desc, then the volume order", () => {
+    expectRanks(
+      "rankMomentum",
+      (r) => r.momentumValue !== null,
+      (a, b) => (b.momentumValue ?? 0) - (a.momentumValue ?? 0) || volume(a, b),
+    );
+  });
+
+  it("unmet: share desc, count desc, query", () => {
+    expectRanks(
+      "rankUnmet",
+      (r) => r.searchCount >= 5,
+      (a, b) =>
+        b.zeroResultShare - a.zeroResultShare || b.searchCount - a.searchCount || cmp(a.query, b.query),
+    );
+  });
+});

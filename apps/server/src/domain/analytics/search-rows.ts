@@ -1,7 +1,6 @@
 import type { MomentumLabel } from "./momentum.js";
 import { momentum } from "./momentum.js";
-import type { Compare } from "./ranking.js";
-import { asc, byCodeUnits, desc, rankBy } from "./ranking.js";
+import { asc, byCodeUnits, desc } from "./ranking.js";
 import { ratio, round4, roundScore } from "./rounding.js";
 import type { ScoringConfig } from "./weights.js";
 
@@ -56,25 +55,36 @@ export type SearchSnapshotFields = {
 export const SEARCH_VOLUME_WEIGHT = 0.8;
 export const SEARCH_REACH_WEIGHT = 0.2;
 
-type Row = Omit<SearchSnapshotFields, "rankVolume" | "rankMomentum" | "rankUnmet">;
+type Row = SearchSnapshotFields;
 
-const byVolume: Compare<Pick<Row, "searchCount" | "distinctUsers" | "query">> = (a, b) =>
-  desc(a.searchCount, b.searchCount) ||
-  desc(a.distinctUsers, b.distinctUsers) ||
-  byCodeUnits(a.query, b.query);
+/**
+ * The three orders, written out for the reader (docs/scoring.md):
+ * - volume: search count desc, distinct users desc, query asc;
+ * - momentum: momentum value desc, then volume order;
+ * - unmet: zero-result share desc, search count desc, query asc.
+ * Every one ends on the query, unique within a scope, so ranks are total and stable. They are
+ * computed below as stable sorts (Array.prototype.sort is stable) on numeric keys over a list
+ * already in query order, which gives the same orders while comparing each string pair at most once
+ * per scope: at 100k queries a period, most of them one-off searches that tie on every count, the
+ * string comparisons were most of a rollup's scoring time.
+ */
+const byQuery = (a: Row, b: Row) => byCodeUnits(a.query, b.query);
+const byCountsDesc = (a: Row, b: Row) =>
+  desc(a.searchCount, b.searchCount) || desc(a.distinctUsers, b.distinctUsers);
+const byMomentumDesc = (a: Row, b: Row) => desc(a.momentumValue ?? 0, b.momentumValue ?? 0);
+const byUnmetDesc = (a: Row, b: Row) =>
+  desc(a.zeroResultShare, b.zeroResultShare) || desc(a.searchCount, b.searchCount);
 
-const byMomentum: Compare<Row> = (a, b) => desc(a.momentumValue ?? 0, b.momentumValue ?? 0) || byVolume(a, b);
-
-const byUnmet: Compare<Row> = (a, b) =>
-  desc(a.zeroResultShare, b.zeroResultShare) ||
-  desc(a.searchCount, b.searchCount) ||
-  byCodeUnits(a.query, b.query);
+/** Sets `rank` 1..n in the order of `ordered`. */
+const assignRanks = (ordered: readonly Row[], set: (row: Row, rank: number) => void) => {
+  for (let i = 0; i < ordered.length; i++) set(ordered[i] as Row, i + 1);
+};
 
 /**
  * Scores the queries of one scope. demand_score = 100 · raw / raw_top, where
  * raw = 0.8·count/max_count + 0.2·users/max_users and raw_top is the raw of the top query by volume:
  * that query scores exactly 100, the score never decreases when count or users grow, and a query
- * whose reach lifts its raw above the top's is clamped to 100.
+ * whose reach lifts its raw above the top's is clamped to 100. Returns the rows in volume order.
  */
 export const scoreSearchScope = (
   scopeConsoleId: number,
@@ -82,18 +92,16 @@ export const scoreSearchScope = (
   config: Pick<ScoringConfig, "unmetMinSearches">,
 ): SearchSnapshotFields[] => {
   const admitted = queries.filter((q) => q.searchCount > 0);
-  let top = admitted[0];
+  if (admitted.length === 0) return [];
+  let maxCount = 0;
   let maxUsers = 0;
   for (const q of admitted) {
-    if (top !== undefined && byVolume(q, top) < 0) top = q;
+    maxCount = Math.max(maxCount, q.searchCount);
     maxUsers = Math.max(maxUsers, q.distinctUsers);
   }
-  if (top === undefined) return [];
-  const maxCount = top.searchCount;
-  const raw = (q: QueryAggregate) =>
+  const raw = (q: { searchCount: number; distinctUsers: number }) =>
     SEARCH_VOLUME_WEIGHT * ratio(q.searchCount, maxCount) +
     SEARCH_REACH_WEIGHT * ratio(q.distinctUsers, maxUsers);
-  const rawTop = raw(top);
   const rows: Row[] = admitted.map((q) => {
     const m = momentum({ recent7d: q.searches7d, baseline30d: q.searches30d });
     return {
@@ -109,19 +117,34 @@ export const scoreSearchScope = (
       zeroResultShare: round4(ratio(q.zeroResultCount, q.searchCount)),
       momentumValue: m.value,
       momentumLabel: m.label,
-      demandScore: roundScore((100 * raw(q)) / rawTop),
+      demandScore: 0,
+      rankVolume: 0,
+      rankMomentum: null,
+      rankUnmet: null,
     };
   });
-  // Sorted once by volume, the order the rows are returned in: the volume rank is the position.
-  rows.sort(byVolume);
-  const momentumRank = rankBy(rows, (r) => r.momentumValue !== null, byMomentum);
-  const unmetRank = rankBy(rows, (r) => r.searchCount >= config.unmetMinSearches, byUnmet);
-  return rows.map((r, index) => ({
-    ...r,
-    rankVolume: index + 1,
-    rankMomentum: momentumRank(r),
-    rankUnmet: unmetRank(r),
-  }));
+  // Nearly linear when the caller passes the queries in code-unit order already.
+  rows.sort(byQuery);
+  for (let i = 1; i < rows.length; i++) {
+    if ((rows[i] as Row).query === (rows[i - 1] as Row).query) {
+      throw new RangeError(`a query appears twice in scope ${scopeConsoleId}`);
+    }
+  }
+  const unmet = rows.filter((r) => r.searchCount >= config.unmetMinSearches).sort(byUnmetDesc);
+  const volume = rows.sort(byCountsDesc);
+  const trending = volume.filter((r) => r.momentumValue !== null).sort(byMomentumDesc);
+  assignRanks(volume, (r, rank) => {
+    r.rankVolume = rank;
+  });
+  assignRanks(trending, (r, rank) => {
+    r.rankMomentum = rank;
+  });
+  assignRanks(unmet, (r, rank) => {
+    r.rankUnmet = rank;
+  });
+  const rawTop = raw(volume[0] as Row);
+  for (const r of volume) r.demandScore = roundScore((100 * raw(r)) / rawTop);
+  return volume;
 };
 
 /** Every scope present in the aggregates, scope by scope (ascending scope id, then volume rank). */
@@ -135,13 +158,9 @@ export const buildSearchRows = (
     scope.push(q);
     scopes.set(q.scopeConsoleId, scope);
   }
-  return [...scopes.keys()].sort(asc).flatMap((scopeConsoleId) => {
-    const scope = scopes.get(scopeConsoleId) ?? [];
-    if (new Set(scope.map((q) => q.query)).size !== scope.length) {
-      throw new RangeError(`a query appears twice in scope ${scopeConsoleId}`);
-    }
-    return scoreSearchScope(scopeConsoleId, scope, config);
-  });
+  return [...scopes.keys()]
+    .sort(asc)
+    .flatMap((scopeConsoleId) => scoreSearchScope(scopeConsoleId, scopes.get(scopeConsoleId) ?? [], config));
 };
 
 /**

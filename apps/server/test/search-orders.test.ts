@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { countSearchRanked, readSearchSlice } from "../src/data/analytics-reads.js";
+import { ORDER_PAGE_SIZE, searchOrderPages } from "../src/data/search-orders.js";
+import { replaceSnapshot } from "../src/data/snapshot-writer.js";
+import type { SearchSnapshotFields } from "../src/domain/analytics/search-rows.js";
+import { useTestDatabase } from "./helpers/setup.js";
+
+const db = useTestDatabase({ catalog: false });
+
+/** A fixed shuffle of 1..n (a stride coprime with n visits every position once). */
+const shuffled = (n: number, stride: number) => Array.from({ length: n }, (_, i) => ((i * stride) % n) + 1);
+
+/** Scope 0: 2,500 queries, ranked in shuffled momentum order; every third ranked as unmet. */
+const scopeRows = (scopeConsoleId: number, count: number): SearchSnapshotFields[] => {
+  const momentum = shuffled(count, 7);
+  const unmetMembers = Array.from({ length: count }, (_, i) => i).filter((i) => i % 3 === 0);
+  const unmetRanks = shuffled(unmetMembers.length, 11);
+  const unmetOf = new Map(unmetMembers.map((i, k) => [i, unmetRanks[k] as number]));
+  return Array.from({ length: count }, (_, i) => ({
+    scopeConsoleId,
+    query: `query ${scopeConsoleId}-${i}`,
+    searchCount: count - i,
+    pricingCount: 0,
+    siteSearchCount: count - i,
+    distinctUsers: 1,
+    mobileShare: 0,
+    avgResultCount: 0,
+    zeroResultCount: 0,
+    zeroResultShare: 0,
+    momentumValue: 1,
+    momentumLabel: "steady",
+    demandScore: 1,
+    rankVolume: i + 1,
+    rankMomentum: momentum[i] as number,
+    rankUnmet: unmetOf.get(i) ?? null,
+  }));
+};
+
+const rows = [...scopeRows(0, 2_500), ...scopeRows(3, 40)];
+
+/** The queries of ranks from..from+count-1 of a sort, straight from the rows. */
+const expectedSlice = (scope: number, rank: "rankMomentum" | "rankUnmet", from: number, count: number) =>
+  rows
+    .filter((r) => r.scopeConsoleId === scope && r[rank] !== null && (r[rank] as number) >= from)
+    .filter((r) => (r[rank] as number) < from + count)
+    .sort((a, b) => (a[rank] as number) - (b[rank] as number))
+    .map((r) => r.query);
+
+describe("search order pages", () => {
+  it("list each scope's volume ranks in sort order, a page per ORDER_PAGE_SIZE ranks", () => {
+    const pages = searchOrderPages(rows);
+    const momentum0 = pages.filter((p) => p.scopeConsoleId === 0 && p.sort === "momentum");
+    expect(momentum0.map((p) => [p.page, p.volumeRanks.length])).toEqual([
+      [0, ORDER_PAGE_SIZE],
+      [1, ORDER_PAGE_SIZE],
+      [2, 500],
+    ]);
+    const flat = momentum0.flatMap((p) => p.volumeRanks);
+    flat.forEach((volumeRank, position) => {
+      expect(rows[volumeRank - 1]?.rankMomentum).toBe(position + 1);
+    });
+    expect(pages.filter((p) => p.scopeConsoleId === 3).map((p) => [p.sort, p.volumeRanks.length])).toEqual([
+      ["momentum", 40],
+      ["unmet", 14],
+    ]);
+  });
+
+  it("refuse ranks with a hole", () => {
+    const broken = scopeRows(0, 5).map((r) => (r.rankMomentum === 2 ? { ...r, rankMomentum: 9 } : r));
+    expect(() => searchOrderPages(broken)).toThrow(RangeError);
+  });
+});
+
+describe.each([true, false])("search slices through order pages (copy: %s)", (copy) => {
+  const write = async () => {
+    const client = await db().pool.connect();
+    try {
+      const date = copy ? "2026-11-20" : "2026-11-21";
+      return await replaceSnapshot(
+        client,
+        { period: "30d", date, durationMs: 1 },
+        { liquidity: [], searches: rows, conditions: [] },
+        { copy: copy && !db().embedded },
+      );
+    } finally {
+      client.release();
+    }
+  };
+
+  it("read any rank range, across page boundaries, in sort order", async () => {
+    const id = await write();
+    for (const [sort, rank] of [
+      ["momentum", "rankMomentum"],
+      ["unmet", "rankUnmet"],
+    ] as const) {
+      const slices: Array<[number, number]> = [
+        [1, 50],
+        [990, 20],
+        [1000, 1],
+        [1001, 100],
+        [1990, 30],
+        [2450, 100],
+        [820, 10],
+      ];
+      for (const [from, count] of slices) {
+        const slice = await readSearchSlice(db().pool, id, 0, sort, { fromRank: from, count });
+        expect(
+          slice.map((r) => r.query),
+          `${sort} ${from}+${count}`,
+        ).toEqual(expectedSlice(0, rank, from, count));
+      }
+    }
+    const small = await readSearchSlice(db().pool, id, 3, "unmet", { fromRank: 1, count: 100 });
+    expect(small.map((r) => r.query)).toEqual(expectedSlice(3, "rankUnmet", 1, 100));
+  });
+
+  it("count each ranking", async () => {
+    const id = await write();
+    expect(await countSearchRanked(db().pool, id, 0, "volume")).toBe(2_500);
+    expect(await countSearchRanked(db().pool, id, 0, "momentum")).toBe(2_500);
+    expect(await countSearchRanked(db().pool, id, 0, "unmet")).toBe(834);
+    expect(await countSearchRanked(db().pool, id, 3, "unmet")).toBe(14);
+    expect(await countSearchRanked(db().pool, id, 5, "momentum")).toBe(0);
+  });
+});
