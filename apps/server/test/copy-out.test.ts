@@ -1,7 +1,6 @@
-import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import { copyNumber, readRows } from "../src/data/copy-out.js";
-import { useTestDatabase } from "./helpers/setup.js";
+import { useTestDatabase, withClient } from "./helpers/setup.js";
 
 const db = useTestDatabase({ catalog: false });
 
@@ -19,19 +18,10 @@ const TEXTS = [
   "a\\tb",
 ];
 
-const withClient = async <T>(run: (client: pg.PoolClient) => Promise<T>) => {
-  const client = await db().pool.connect();
-  try {
-    return await run(client);
-  } finally {
-    client.release();
-  }
-};
-
 describe.each([true, false])("readRows, copy: %s", (copy) => {
   it("reads back every text as PostgreSQL holds it, NULL as null, in the query's order", async ({ skip }) => {
     if (copy && db().embedded) skip();
-    const rows = await withClient((client) =>
+    const rows = await withClient(db(), (client) =>
       readRows(
         client,
         `SELECT ord, t, NULL::text AS nothing FROM unnest(ARRAY[${TEXTS.map((_, i) => `$t${i}$${TEXTS[i]}$t${i}$`).join(", ")}]::text[]) WITH ORDINALITY AS x(t, ord) ORDER BY ord`,
@@ -43,7 +33,7 @@ describe.each([true, false])("readRows, copy: %s", (copy) => {
 
   it("reads many rows across chunk boundaries, multi-byte characters included", async ({ skip }) => {
     if (copy && db().embedded) skip();
-    const rows = await withClient((client) =>
+    const rows = await withClient(db(), (client) =>
       readRows(
         client,
         "SELECT n, repeat('é\u{1F3AE}', n % 50), n::float8 / 3 FROM generate_series(1, 20000) AS n",
@@ -57,7 +47,9 @@ describe.each([true, false])("readRows, copy: %s", (copy) => {
 
   it("returns no rows for an empty result", async ({ skip }) => {
     if (copy && db().embedded) skip();
-    expect(await withClient((client) => readRows(client, "SELECT 1 WHERE false", { copy }))).toEqual([]);
+    expect(await withClient(db(), (client) => readRows(client, "SELECT 1 WHERE false", { copy }))).toEqual(
+      [],
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import { countSearchRanked, readSearchSlice } from "../src/data/analytics-reads.
 import { ORDER_PAGE_SIZE, searchOrderPages } from "../src/data/search-orders.js";
 import { replaceSnapshot } from "../src/data/snapshot-writer.js";
 import type { SearchSnapshotFields } from "../src/domain/analytics/search-rows.js";
-import { useTestDatabase } from "./helpers/setup.js";
+import { useTestDatabase, withClient } from "./helpers/setup.js";
 
 const db = useTestDatabase({ catalog: false });
 
@@ -72,20 +72,15 @@ describe("search order pages", () => {
 });
 
 describe.each([true, false])("search slices through order pages (copy: %s)", (copy) => {
-  const write = async () => {
-    const client = await db().pool.connect();
-    try {
-      const date = copy ? "2026-11-20" : "2026-11-21";
-      return await replaceSnapshot(
+  const write = () =>
+    withClient(db(), (client) =>
+      replaceSnapshot(
         client,
-        { period: "30d", date, durationMs: 1 },
+        { period: "30d", date: copy ? "2026-11-20" : "2026-11-21", durationMs: 1 },
         { liquidity: [], searches: rows, conditions: [] },
         { copy: copy && !db().embedded },
-      );
-    } finally {
-      client.release();
-    }
-  };
+      ),
+    );
 
   it("read any rank range, across page boundaries, in sort order", async () => {
     const id = await write();

@@ -187,26 +187,24 @@ const periodAggregate = (
   stretches: readonly (StretchSums | undefined)[],
   period: Period,
 ): QueryAggregate | null => {
-  const covered = PERIOD_STRETCHES[period];
-  const sum = (field: (s: StretchSums) => number) =>
-    covered.stretches.reduce((total, i) => total + (stretches[i] ? field(stretches[i]) : 0), 0);
+  const sumIn = (p: Period, field: (s: StretchSums) => number) =>
+    PERIOD_STRETCHES[p].stretches.reduce((total, i) => total + (stretches[i] ? field(stretches[i]) : 0), 0);
+  const sum = (field: (s: StretchSums) => number) => sumIn(period, field);
   const searchCount = sum((s) => s.searches);
   if (searchCount === 0) return null;
   const pricingCount = sum((s) => s.pricing);
-  const searchesIn = (p: Period) =>
-    PERIOD_STRETCHES[p].stretches.reduce((total, i) => total + (stretches[i]?.searches ?? 0), 0);
   return {
     scopeConsoleId,
     query,
     searchCount,
     pricingCount,
     siteSearchCount: searchCount - pricingCount,
-    distinctUsers: sum(covered.users),
+    distinctUsers: sum(PERIOD_STRETCHES[period].users),
     mobileCount: sum((s) => s.mobile),
     resultCountSum: sum((s) => s.resultSum),
     zeroResultCount: sum((s) => s.zeroResults),
-    searches7d: searchesIn("7d"),
-    searches30d: searchesIn("30d"),
+    searches7d: sumIn("7d", (s) => s.searches),
+    searches30d: sumIn("30d", (s) => s.searches),
   };
 };
 

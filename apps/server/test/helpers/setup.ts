@@ -1,3 +1,4 @@
+import type pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { ensurePlans } from "../../src/data/accounts.js";
 import type { Database } from "../../src/db/open.js";
@@ -24,3 +25,13 @@ export const useTestDatabase = (options: { catalog?: boolean } = {}): (() => Dat
 
 export const testDatabaseUrl = () => process.env.TEST_DATABASE_URL;
 export const testRedisUrl = () => process.env.TEST_REDIS_URL;
+
+/** Runs `run` on a client checked out of `db`'s pool, released afterwards. */
+export const withClient = async <T>(db: Database, run: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+  const client = await db.pool.connect();
+  try {
+    return await run(client);
+  } finally {
+    client.release();
+  }
+};
