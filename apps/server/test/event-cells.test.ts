@@ -1,11 +1,8 @@
 import type { Period } from "@gmi/contract";
 import { PERIODS } from "@gmi/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  loadConditionAggregates,
-  loadGameAggregates,
-  loadQueryAggregates,
-} from "../src/data/analytics-aggregates.js";
+import { loadEventAggregates } from "../src/data/analytics-aggregates.js";
+import { loadQueryAggregates } from "../src/data/search-aggregates.js";
 import { addDays } from "../src/domain/analytics/windows.js";
 import { generateDemo } from "../src/domain/demo/generate.js";
 import { importLines } from "../src/jobs/import.js";
@@ -76,11 +73,26 @@ const expectedConditions = async (period: Period) => {
   return rows;
 };
 
+/** Per game and listing condition: its redirects and active alerts tagged with it; from the events. */
+const expectedConditionSignals = async (period: Period) => {
+  const { rows } = await test.db.pool.query(
+    `SELECT game, condition, sum(redirect)::int AS redirects, sum(alert)::int AS "watchCount" FROM (
+       SELECT game_id AS game, condition, 1 AS redirect, 0 AS alert FROM redirect_events
+       WHERE condition IS NOT NULL AND day BETWEEN $1 AND $2
+       UNION ALL
+       SELECT game_id, condition, 0, 1 FROM watch_events
+       WHERE condition IS NOT NULL AND created_at < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+         AND (removed_at IS NULL OR removed_at >= $1::date::timestamp AT TIME ZONE 'UTC')
+     ) x GROUP BY game, condition`,
+    [START[period], D],
+  );
+  return rows;
+};
+
 const expectAggregatesMatchEvents = async () => {
-  const [games, queries, conditions] = await Promise.all([
-    loadGameAggregates(test.db.pool, D),
+  const [{ games, conditions }, queries] = await Promise.all([
+    loadEventAggregates(test.db.pool, D),
     loadQueryAggregates(test.db.pool, D, { copy: !test.db.embedded }),
-    loadConditionAggregates(test.db.pool, D),
   ]);
   for (const period of PERIODS) {
     expect(
@@ -116,6 +128,17 @@ const expectAggregatesMatchEvents = async () => {
       })),
     );
     expect(sorted(loaded.filter((c) => c.searchCount > 0))).toEqual(sorted(await expectedConditions(period)));
+    const signals = [...conditions[period]].flatMap(([game, list]) =>
+      list.map((c) => ({
+        game,
+        condition: c.condition,
+        redirects: c.redirects ?? 0,
+        watchCount: c.watchCount ?? 0,
+      })),
+    );
+    expect(sorted(signals.filter((c) => c.redirects > 0 || c.watchCount > 0))).toEqual(
+      sorted(await expectedConditionSignals(period)),
+    );
   }
 };
 

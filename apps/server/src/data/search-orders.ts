@@ -18,34 +18,34 @@ export type SearchOrderPage = {
   volumeRanks: number[];
 };
 
-const RANK_OF: Record<SearchOrderSort, (row: SearchSnapshotFields) => number | null> = {
-  momentum: (row) => row.rankMomentum,
-  unmet: (row) => row.rankUnmet,
-};
+const SORTS: readonly SearchOrderSort[] = ["momentum", "unmet"];
 
 /** The order pages of scored search rows (ranks dense from 1 within a scope and sort). */
 export const searchOrderPages = (rows: readonly SearchSnapshotFields[]): SearchOrderPage[] => {
-  const orders = new Map<string, { scopeConsoleId: number; sort: SearchOrderSort; volumeRanks: number[] }>();
+  // Per scope and sort, the volume rank at each position of the order.
+  const orders = new Map<number, Record<SearchOrderSort, number[]>>();
   for (const row of rows) {
-    for (const sort of ["momentum", "unmet"] as const) {
-      const rank = RANK_OF[sort](row);
-      if (rank === null) continue;
-      const key = `${row.scopeConsoleId}:${sort}`;
-      const order = orders.get(key) ?? { scopeConsoleId: row.scopeConsoleId, sort, volumeRanks: [] };
-      orders.set(key, order);
-      order.volumeRanks[rank - 1] = row.rankVolume;
+    let scope = orders.get(row.scopeConsoleId);
+    if (!scope) {
+      scope = { momentum: [], unmet: [] };
+      orders.set(row.scopeConsoleId, scope);
     }
+    if (row.rankMomentum !== null) scope.momentum[row.rankMomentum - 1] = row.rankVolume;
+    if (row.rankUnmet !== null) scope.unmet[row.rankUnmet - 1] = row.rankVolume;
   }
   const pages: SearchOrderPage[] = [];
-  for (const { scopeConsoleId, sort, volumeRanks } of orders.values()) {
-    for (let page = 0; page * ORDER_PAGE_SIZE < volumeRanks.length; page++) {
-      const slice = volumeRanks.slice(page * ORDER_PAGE_SIZE, (page + 1) * ORDER_PAGE_SIZE);
-      // A hole (iterated as undefined) would shift every later rank of the list.
-      for (const rank of slice as (number | undefined)[]) {
-        if (rank === undefined)
-          throw new RangeError(`the ${sort} ranks of scope ${scopeConsoleId} are not dense`);
+  for (const [scopeConsoleId, scope] of orders) {
+    for (const sort of SORTS) {
+      const volumeRanks = scope[sort];
+      for (let page = 0; page * ORDER_PAGE_SIZE < volumeRanks.length; page++) {
+        const slice = volumeRanks.slice(page * ORDER_PAGE_SIZE, (page + 1) * ORDER_PAGE_SIZE);
+        // A hole (iterated as undefined) would shift every later rank of the list.
+        for (const rank of slice as (number | undefined)[]) {
+          if (rank === undefined)
+            throw new RangeError(`the ${sort} ranks of scope ${scopeConsoleId} are not dense`);
+        }
+        pages.push({ scopeConsoleId, sort, page, volumeRanks: slice });
       }
-      pages.push({ scopeConsoleId, sort, page, volumeRanks: slice });
     }
   }
   return pages;

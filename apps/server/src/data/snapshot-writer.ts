@@ -77,16 +77,28 @@ const CONDITIONS = table("condition_snapshot_rows", [
   ["watch_count", "int"],
 ]);
 
+/** Rows of a snapshot, in parts: a rollup adds each table (or scope) as soon as it is scored. */
+export type SnapshotPart = Partial<SnapshotContent>;
+
+/** A snapshot being written in its own transaction: readers see it only once committed. */
+export type SnapshotWrite = {
+  id: number;
+  /** Writes a part; parts added before the previous one is written wait their turn. */
+  add(part: SnapshotPart): Promise<void>;
+  commit(durationMs: number): Promise<void>;
+  rollback(): Promise<void>;
+};
+
 /**
- * Replaces the snapshot of (period, date) in one transaction: readers resolve a snapshot id through
- * `snapshots`, so they see the old snapshot's rows or the new one's, never a mix or a half.
+ * Starts replacing the snapshot of (period, date) in one transaction on `client`: readers resolve
+ * a snapshot id through `snapshots`, so they see the old snapshot's rows or the new one's, never a
+ * mix or a half. The caller commits or rolls back, and releases the client after.
  */
-export const replaceSnapshot = async (
+export const beginSnapshot = async (
   client: pg.PoolClient,
-  key: { period: Period; date: IsoDay; durationMs: number },
-  content: SnapshotContent,
+  key: { period: Period; date: IsoDay },
   options: { copy: boolean },
-): Promise<number> => {
+): Promise<SnapshotWrite> => {
   await client.query("BEGIN");
   try {
     // Serializes concurrent rollups (two replicas' schedules, an operator's run) per (period, date).
@@ -103,14 +115,67 @@ export const replaceSnapshot = async (
         await client.query(`DELETE FROM ${t.name} WHERE snapshot_id = $1`, [id]);
     }
     const inserted = await client.query<{ id: number }>(
-      "INSERT INTO snapshots (period, date, duration_ms) VALUES ($1, $2, $3) RETURNING id",
-      [key.period, key.date, Math.round(key.durationMs)],
+      "INSERT INTO snapshots (period, date, duration_ms) VALUES ($1, $2, 0) RETURNING id",
+      [key.period, key.date],
     );
     const id = inserted.rows[0]?.id as number;
+    // One part at a time on the connection; after a failure every later part fails with it.
+    let written: Promise<void> = Promise.resolve();
+    return {
+      id,
+      add: (part) => {
+        written = written.then(() => writePart(client, id, part, options));
+        return written;
+      },
+      commit: async (durationMs) => {
+        await written;
+        // computed_at is when the rows were all in, not when the transaction began.
+        await client.query(
+          "UPDATE snapshots SET duration_ms = $2, computed_at = clock_timestamp() WHERE id = $1",
+          [id, Math.round(durationMs)],
+        );
+        await client.query("COMMIT");
+      },
+      rollback: async () => {
+        await written.catch(() => {});
+        await client.query("ROLLBACK");
+      },
+    };
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw error;
+  }
+};
+
+/** Replaces the snapshot of (period, date) with `content`, in one transaction; returns its id. */
+export const replaceSnapshot = async (
+  client: pg.PoolClient,
+  key: { period: Period; date: IsoDay; durationMs: number },
+  content: SnapshotContent,
+  options: { copy: boolean },
+): Promise<number> => {
+  const snapshot = await beginSnapshot(client, key, options);
+  try {
+    await snapshot.add(content);
+    await snapshot.commit(key.durationMs);
+    return snapshot.id;
+  } catch (error) {
+    await snapshot.rollback();
+    throw error;
+  }
+};
+
+const writePart = async (
+  client: pg.PoolClient,
+  id: number,
+  part: SnapshotPart,
+  options: { copy: boolean },
+) => {
+  if (part.liquidity)
     await bulkInsert(
       client,
       LIQUIDITY,
-      content.liquidity.map((r) => [
+      part.liquidity.map((r) => [
         id,
         r.scopeConsoleId,
         r.gameId,
@@ -129,10 +194,11 @@ export const replaceSnapshot = async (
       ]),
       options,
     );
+  if (part.searches) {
     await bulkInsert(
       client,
       SEARCHES,
-      content.searches.map((r) => [
+      part.searches.map((r) => [
         id,
         r.scopeConsoleId,
         r.query,
@@ -153,16 +219,19 @@ export const replaceSnapshot = async (
       ]),
       options,
     );
+    // The order pages of the scopes this part holds (a part holds whole scopes).
     await bulkInsert(
       client,
       SEARCH_ORDERS,
-      searchOrderPages(content.searches).map((o) => [id, o.scopeConsoleId, o.sort, o.page, o.volumeRanks]),
+      searchOrderPages(part.searches).map((o) => [id, o.scopeConsoleId, o.sort, o.page, o.volumeRanks]),
       options,
     );
+  }
+  if (part.conditions)
     await bulkInsert(
       client,
       CONDITIONS,
-      content.conditions.map((r) => [
+      part.conditions.map((r) => [
         id,
         r.gameId,
         r.condition,
@@ -176,10 +245,4 @@ export const replaceSnapshot = async (
       ]),
       options,
     );
-    await client.query("COMMIT");
-    return id;
-  } catch (error) {
-    await client.query("ROLLBACK");
-    throw error;
-  }
 };

@@ -1,12 +1,9 @@
 import type { Period } from "@gmi/contract";
 import { PERIODS } from "@gmi/contract";
-import {
-  loadConditionAggregates,
-  loadGameAggregates,
-  loadQueryAggregates,
-} from "../data/analytics-aggregates.js";
+import { loadEventAggregates } from "../data/analytics-aggregates.js";
 import { refreshCells } from "../data/event-cells.js";
-import { replaceSnapshot, type SnapshotContent } from "../data/snapshot-writer.js";
+import { loadQueryAggregateHalves } from "../data/search-aggregates.js";
+import { beginSnapshot, type SnapshotPart } from "../data/snapshot-writer.js";
 import { analyzeSnapshots, computedDates, latestEventDay } from "../data/snapshots.js";
 import type { Database } from "../db/open.js";
 import { buildConditionRows } from "../domain/analytics/conditions.js";
@@ -23,45 +20,87 @@ const WRITE_ORDER: readonly Period[] = ["30d", "7d", "day"];
 /** Lets pending I/O (a COPY already under way) run before the next stretch of CPU work. */
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** An aggregate, once loaded: scores the rows it gives a period's snapshot (some tables or scopes). */
+type Part = Promise<(period: Period) => SnapshotPart>;
+
 /**
- * Computes and stores the three snapshots (day, 7d, 30d) of one date. On PostgreSQL the three are
- * written on three connections at once (each in its own transaction): a period's rows are built
- * while the previous one's are being copied. The embedded database multiplexes every connection
- * onto one session, so there they are written one after the other.
+ * Computes and stores the three snapshots (day, 7d, 30d) of one date, each in a transaction of its
+ * own. On PostgreSQL the aggregates are asked at once, and each is scored and written as soon as it
+ * arrives, on three connections (one per period), while the others are still being computed: the
+ * search aggregate's two halves arrive far apart, and a write overlapping an aggregate uses a core
+ * that would otherwise wait. The embedded database multiplexes every connection onto one session,
+ * where nothing else may run inside a snapshot's transaction: there everything is loaded first and
+ * the periods are written one after the other.
  */
 export const rollupDate = async (db: Database, date: IsoDay, scoring: ScoringConfig): Promise<number> => {
   const started = performance.now();
   await refreshCells(db.pool);
-  const [games, queries, conditions] = await Promise.all([
-    loadGameAggregates(db.pool, date),
-    loadQueryAggregates(db.pool, date, { copy: !db.embedded }),
-    loadConditionAggregates(db.pool, date),
-  ]);
-  const build = (period: Period) => ({
-    liquidity: buildLiquidityRows(games[period], scoring),
-    searches: buildSearchRows(queries[period], scoring),
-    conditions: [...conditions[period]].flatMap(([gameId, aggregates]) =>
-      buildConditionRows(gameId, aggregates),
+  const copy = !db.embedded;
+  const events = loadEventAggregates(db.pool, date);
+  const parts: Part[] = [
+    events.then(({ games, conditions }) => (period) => ({
+      liquidity: buildLiquidityRows(games[period], scoring),
+      conditions: [...conditions[period]].flatMap(([gameId, aggregates]) =>
+        buildConditionRows(gameId, aggregates),
+      ),
+    })),
+    ...loadQueryAggregateHalves(db.pool, date, { copy }).map((half) =>
+      half.then((queries) => (period: Period) => ({ searches: buildSearchRows(queries[period], scoring) })),
     ),
-  });
-  const write = async (period: Period, content: SnapshotContent) => {
-    const client = await db.pool.connect();
-    try {
-      const durationMs = performance.now() - started;
-      await replaceSnapshot(client, { period, date, durationMs }, content, { copy: !db.embedded });
-    } finally {
-      client.release();
-    }
-  };
-  const writes: Promise<void>[] = [];
-  for (const period of WRITE_ORDER) {
-    const written = write(period, build(period));
-    if (db.embedded) await written;
-    else writes.push(written);
-    await yieldToIo();
+  ];
+  // A failed part is reported by the writers; this keeps one no writer waited for (its own start
+  // failed first) from going unobserved.
+  for (const part of parts) part.catch(() => {});
+  const write = (period: Period) =>
+    writeSnapshot(db, { period, date }, parts, () => performance.now() - started);
+  if (db.embedded) {
+    await settleAll(parts);
+    for (const period of WRITE_ORDER) await write(period);
+  } else {
+    await settleAll(WRITE_ORDER.map(write));
   }
-  await Promise.all(writes);
   return performance.now() - started;
+};
+
+/**
+ * Writes one period's snapshot from the parts as they arrive. Its connection is taken when the
+ * first part has arrived, so the aggregates, asked earlier, are ahead of it in the pool's queue
+ * whatever the pool's size.
+ */
+const writeSnapshot = async (
+  db: Database,
+  key: { period: Period; date: IsoDay },
+  parts: readonly Part[],
+  elapsedMs: () => number,
+): Promise<void> => {
+  await Promise.race(parts).catch(() => {});
+  const client = await db.pool.connect();
+  try {
+    const snapshot = await beginSnapshot(client, key, { copy: !db.embedded });
+    try {
+      await settleAll(
+        parts.map(async (part) => {
+          const rowsFor = await part;
+          await yieldToIo();
+          await snapshot.add(rowsFor(key.period));
+        }),
+      );
+      await snapshot.commit(elapsedMs());
+    } catch (error) {
+      await snapshot.rollback();
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+};
+
+/** Waits for every promise (none is left running unobserved), then throws the first failure. */
+const settleAll = async <T>(promises: readonly Promise<T>[]): Promise<T[]> => {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 };
 
 export type RollupPlan = { end?: IsoDay; days: number; force: boolean };
