@@ -12,8 +12,9 @@
  * time the rollup again on a database an earlier run kept (no import; never dropped).
  */
 import { randomBytes } from "node:crypto";
+import { deleteSnapshots, SNAPSHOT_ROW_TABLES } from "../src/data/snapshot-writer.js";
 import { migrate } from "../src/db/migrate.js";
-import { type Database, openDatabase } from "../src/db/open.js";
+import { openDatabase } from "../src/db/open.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { addDays } from "../src/domain/analytics/windows.js";
 import { rollupDate } from "../src/jobs/rollup.js";
@@ -30,20 +31,7 @@ const BARE_SQL = `
 SELECT game_id, COUNT(*) AS redirects, COUNT(DISTINCT user_id) AS users
 FROM redirect_events WHERE day BETWEEN $1::date - 29 AND $1::date GROUP BY game_id`;
 
-const SNAPSHOT_TABLES =
-  "snapshots, liquidity_snapshot_rows, search_snapshot_rows, search_snapshot_orders, condition_snapshot_rows";
-
-/** Removes the snapshots of `date` and their rows, as if it had never been rolled up. */
-const dropSnapshotsOf = async (db: Database, date: string) => {
-  await db.pool.query(
-    `WITH gone AS (DELETE FROM snapshots WHERE date = $1 RETURNING id),
-       l AS (DELETE FROM liquidity_snapshot_rows WHERE snapshot_id IN (SELECT id FROM gone)),
-       s AS (DELETE FROM search_snapshot_rows WHERE snapshot_id IN (SELECT id FROM gone)),
-       o AS (DELETE FROM search_snapshot_orders WHERE snapshot_id IN (SELECT id FROM gone))
-     DELETE FROM condition_snapshot_rows WHERE snapshot_id IN (SELECT id FROM gone)`,
-    [date],
-  );
-};
+const SNAPSHOT_TABLES = ["snapshots", ...SNAPSHOT_ROW_TABLES].join(", ");
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
@@ -87,7 +75,7 @@ const main = async () => {
       // scheduled case (a date not computed yet), and the second a forced rerun that replaces them.
       // VACUUM first: each round leaves the last round's rows dead, and autovacuum reclaiming them
       // during a timed run measured 10-20% on either side.
-      await dropSnapshotsOf(db, END);
+      await deleteSnapshots(db.pool, END);
       await db.pool.query(`VACUUM ${SNAPSHOT_TABLES}`);
       bareMs.push(await timed(() => db.pool.query(BARE_SQL, [END])));
       newDateMs.push(await timed(() => rollupDate(db, END, DEFAULT_SCORING)));

@@ -26,8 +26,11 @@ const dayIn: Record<Period, string> = {
 /** Cells whose pairs are new in the period's window (a `day` cell's gap is always at least 1). */
 export const firstIn = (p: Period) => `${dayIn[p]} AND gap > day - (${start[p]})`;
 
+/** The suffix of a period's columns in the queries below (`r_d`, `r_w`, `r_m`). */
+const SUFFIX: Record<Period, string> = { day: "d", "7d": "w", "30d": "m" };
+
 const perPeriod = (make: (p: Period, suffix: string) => string) =>
-  PERIODS.map((p) => make(p, p === "7d" ? "w" : p === "30d" ? "m" : "d")).join(",\n    ");
+  PERIODS.map((p) => make(p, SUFFIX[p])).join(",\n    ");
 
 export const WINDOW = "day BETWEEN $1::date - 29 AND $1::date";
 
@@ -89,8 +92,6 @@ GROUP BY game_id, condition`;
 
 const GAMES_SQL =
   "SELECT id AS game_id, console_id, price_complete::float8 AS price_complete FROM games WHERE enabled ORDER BY id";
-
-const SUFFIX: Record<Period, string> = { day: "d", "7d": "w", "30d": "m" };
 
 /** A row of the sums above: its key columns, then `<name>_<period suffix>` (NULL: no cell). */
 type SumRow = { game_id: number; condition: string } & Record<string, number | null>;

@@ -6,6 +6,7 @@ import type { SearchSnapshotFields } from "../domain/analytics/search-rows.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
 import { bulkInsert, type Table } from "./bulk-insert.js";
 import { searchOrderPages } from "./search-orders.js";
+import type { Sql } from "./sql.js";
 
 export type SnapshotContent = {
   liquidity: readonly LiquiditySnapshotFields[];
@@ -77,6 +78,21 @@ const CONDITIONS = table("condition_snapshot_rows", [
   ["watch_count", "int"],
 ]);
 
+/** The tables holding a snapshot's rows, keyed by `snapshot_id`. */
+export const SNAPSHOT_ROW_TABLES = [LIQUIDITY, SEARCHES, SEARCH_ORDERS, CONDITIONS].map((t) => t.name);
+
+/** Deletes the snapshots of `date` (of one period, or of all three) and their rows. */
+export const deleteSnapshots = async (sql: Sql, date: IsoDay, period?: Period): Promise<void> => {
+  const { rows } = await sql.query<{ id: number }>(
+    "DELETE FROM snapshots WHERE date = $1 AND ($2::text IS NULL OR period = $2) RETURNING id",
+    [date, period ?? null],
+  );
+  if (rows.length === 0) return;
+  const ids = rows.map((r) => r.id);
+  for (const table of SNAPSHOT_ROW_TABLES)
+    await sql.query(`DELETE FROM ${table} WHERE snapshot_id = ANY($1::int[])`, [ids]);
+};
+
 /** Rows of a snapshot, in parts: a rollup adds each table (or scope) as soon as it is scored. */
 export type SnapshotPart = Partial<SnapshotContent>;
 
@@ -106,14 +122,7 @@ export const beginSnapshot = async (
       key.period,
       key.date,
     ]);
-    const old = await client.query<{ id: number }>(
-      "DELETE FROM snapshots WHERE period = $1 AND date = $2 RETURNING id",
-      [key.period, key.date],
-    );
-    for (const { id } of old.rows) {
-      for (const t of [LIQUIDITY, SEARCHES, SEARCH_ORDERS, CONDITIONS])
-        await client.query(`DELETE FROM ${t.name} WHERE snapshot_id = $1`, [id]);
-    }
+    await deleteSnapshots(client, key.date, key.period);
     const inserted = await client.query<{ id: number }>(
       "INSERT INTO snapshots (period, date, duration_ms) VALUES ($1, $2, 0) RETURNING id",
       [key.period, key.date],

@@ -1,5 +1,6 @@
 import type { Period } from "@gmi/contract";
 import type { IsoDay } from "../domain/analytics/windows.js";
+import { SNAPSHOT_ROW_TABLES } from "./snapshot-writer.js";
 import type { Sql } from "./sql.js";
 
 const isoDay = "to_char(date, 'YYYY-MM-DD')";
@@ -49,7 +50,5 @@ export const snapshotRange = async (db: Sql, period: Period): Promise<SnapshotRa
 };
 
 export const analyzeSnapshots = async (db: Sql): Promise<void> => {
-  await db.query(
-    "ANALYZE snapshots, liquidity_snapshot_rows, search_snapshot_rows, search_snapshot_orders, condition_snapshot_rows",
-  );
+  await db.query(`ANALYZE snapshots, ${SNAPSHOT_ROW_TABLES.join(", ")}`);
 };
