@@ -33,6 +33,8 @@ const scopeRows = (scopeConsoleId: number, count: number): SearchSnapshotFields[
     rankVolume: i + 1,
     rankMomentum: momentum[i] as number,
     rankUnmet: unmetOf.get(i) ?? null,
+    mobileCount: 0,
+    resultCountSum: 0,
   }));
 };
 

@@ -39,7 +39,8 @@ const activeAlerts = (p: Period) =>
   `COALESCE(SUM(created), 0) - COALESCE(SUM(removed) FILTER (WHERE day < ${start[p]}), 0)`;
 
 /**
- * Runs one aggregate on a connection of its own, in a transaction whose settings end with it:
+ * Runs one aggregate on a connection of its own, in a repeatable-read transaction (everything it
+ * reads, the cells and their version, from one view) whose settings end with it:
  * - work_mem 128 MB: tens of thousands of (scope, query) groups are hashed in memory, where the
  *   default 4 MB had the planner sort them through temporary files (770 ms at 2M events);
  * - no parallel workers: a rollup already runs its aggregates side by side on every core, and the
@@ -52,7 +53,7 @@ export const inRollupSession = async <T>(
 ): Promise<T> => {
   const client = await pool.connect();
   try {
-    await client.query("BEGIN");
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
     await client.query(
       "SELECT set_config('work_mem', '128MB', true), set_config('max_parallel_workers_per_gather', '0', true)",
     );

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { addDays, type IsoDay } from "../domain/analytics/windows.js";
+import { type Family, logRebuild } from "./cell-versions.js";
 import type { Sql } from "./sql.js";
 
 /**
@@ -13,10 +14,12 @@ import type { Sql } from "./sql.js";
  * Cells are inserted in day order: a rollup reads a 30-day window of them, and with a day's cells
  * side by side it reads that window's pages instead of scanning every day ever loaded (90 days of
  * 10M events: the search aggregate of a rollup 1.2 s -> 0.9-1.0 s, and no longer growing with the
- * days kept).
+ * days kept). Search cells go in (day, gap) order, their key's: a rollup sliding the previous
+ * date's windows reads one gap of a day at a time.
+ *
+ * Every rebuild is logged with the days it rebuilt (cell-versions.ts): a snapshot read before it
+ * from cells of those days no longer describes them.
  */
-
-type Family = "redirect" | "search" | "watch";
 
 /** Windows are at most 30 days: a gap above 30 is "none", stored as 31. */
 const gapOf = (partition: string) =>
@@ -66,7 +69,7 @@ SELECT day, scope, query, gap, count(*), sum(n), sum(pricing), sum(mobile), sum(
 FROM (SELECT *, ${gapOf("scope, query, user_id")} AS gap FROM scoped) gapped
 WHERE day >= $1::date
 GROUP BY day, scope, query, gap
-ORDER BY day, scope`;
+ORDER BY day, gap`;
 
 /**
  * Condition rows: game 0 gets every search with a condition; a game gets its own, and its searches
@@ -153,6 +156,7 @@ export const rebuildStaleCells = async (client: pg.PoolClient): Promise<void> =>
     for (const table of family.tables)
       await client.query(`DELETE FROM ${table} WHERE day BETWEEN $1::date AND $2::date`, [from, to]);
     for (const sql of family.inserts) await client.query(sql, [from, to]);
+    await logRebuild(client, stale.family, stale.every ? null : { first: stale.first, last: to });
   }
 };
 

@@ -4,20 +4,52 @@ import type pg from "pg";
 import type { QueryAggregate } from "../domain/analytics/search-rows.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
 import { firstIn, inRollupSession, WINDOW } from "./analytics-aggregates.js";
+import {
+  cellsVersion as readCellsVersion,
+  type SlidableSnapshots,
+  slidableSearchSnapshots,
+} from "./cell-versions.js";
 import { copyNumber, readRows } from "./copy-out.js";
 
 /**
- * The search aggregate of a rollup, read from the search cells like the others (the window and the
- * gap rule for distinct users: analytics-aggregates.ts). It is asked per (scope, query, stretch of the window): `day` D itself, `week`
- * D-6..D-1 and `month` D-29..D-7; a period's sums add up the stretches it covers. Eight plain
- * aggregates per group, where one column per period and field (eighteen FILTERed aggregates)
- * measured a third slower at 10M events. Users first in the 7-day and 30-day windows are counted by
- * the gap rule; users of the day stretch are all first in the `day` window.
+ * The search aggregate of a rollup of date D: per (scope, query), the sums of each period's window.
+ * Read in one of two ways, chosen per half in the transaction that reads the cells:
+ * - in full, from the search cells of the whole window D-29..D (the gap rule for distinct users:
+ *   analytics-aggregates.ts), asked per stretch: `day` D itself, `week` D-6..D-1 and `month`
+ *   D-29..D-7; a period adds up the stretches it covers;
+ * - slid by a day, when the 7d and 30d snapshots of D-1 still describe the cells (cell-versions.ts):
+ *   each of D-1's windows gains the cells of D and loses those of the day leaving it (D-7, D-30).
+ *   Its distinct users gain the pairs of D first in the new window (gap above 6 or 29), lose the
+ *   pairs of the leaving day, and win back those of them active again inside the window: the cells
+ *   whose gap points back exactly to the leaving day. At 10M events that reads ~80k cells and
+ *   ~150k snapshot rows instead of ~800k cells.
+ * Both read rows of the same shape: (query, scope, block, eight plain sums), where a block is a
+ * stretch or a term of the slide, and the periods are sums of blocks (PERIOD_TERMS).
  */
+
+/** The blocks of a full read: the stretches of the window. */
 const STRETCH = { day: 0, week: 1, month: 2 } as const;
+
+/** The blocks of a slide: the cells of D (the same rows as the `day` stretch), and the rest. */
+const SLIDE = {
+  today: STRETCH.day,
+  leaving7d: 1,
+  leaving30d: 2,
+  returning7d: 3,
+  returning30d: 4,
+  weekBefore: 5,
+  monthBefore: 6,
+} as const;
+const BLOCK_COUNT = 7;
 
 /** The search aggregate's two halves: the all-consoles scope, and every console scope. */
 type ScopeHalf = "all" | "consoles";
+
+const inHalf = (scopes: ScopeHalf) => `scope_console_id ${scopes === "all" ? "= 0" : "<> 0"}`;
+
+/** The eight sums of a block row, after query, scope and block. */
+const CELL_SUMS = `SUM(searches), SUM(pricing), SUM(mobile), SUM(result_sum::float8), SUM(zero_results), SUM(users),
+  SUM(users) FILTER (WHERE ${firstIn("7d")}), SUM(users) FILTER (WHERE ${firstIn("30d")})`;
 
 /**
  * One row per (scope, query, stretch): the cells already hold each search in scope 0 and in its
@@ -28,14 +60,54 @@ type ScopeHalf = "all" | "consoles";
  * SUM is a numeric (arbitrary precision, ~10% of the query's time): summed as float8 instead, exact
  * up to 2^53.
  */
-const searchSql = (scopes: ScopeHalf) => `
+const fullSql = (scopes: ScopeHalf) => `
 SELECT query, scope_console_id,
-  CASE WHEN day = $1::date THEN ${STRETCH.day} WHEN day >= $1::date - 6 THEN ${STRETCH.week} ELSE ${STRETCH.month} END AS stretch,
-  SUM(searches), SUM(pricing), SUM(mobile), SUM(result_sum::float8), SUM(zero_results), SUM(users),
-  SUM(users) FILTER (WHERE ${firstIn("7d")}), SUM(users) FILTER (WHERE ${firstIn("30d")})
-FROM search_day_cells WHERE ${WINDOW} AND scope_console_id ${scopes === "all" ? "= 0" : "<> 0"}
-GROUP BY scope_console_id, query, stretch
-ORDER BY scope_console_id, query COLLATE "C", stretch`;
+  CASE WHEN day = $1::date THEN ${STRETCH.day} WHEN day >= $1::date - 6 THEN ${STRETCH.week} ELSE ${STRETCH.month} END AS block,
+  ${CELL_SUMS}
+FROM search_day_cells WHERE ${WINDOW} AND ${inHalf(scopes)}
+GROUP BY scope_console_id, query, block
+ORDER BY scope_console_id, query COLLATE "C", block`;
+
+/**
+ * The cells whose pairs return to a day leaving the window: on each day d after it, up to D-1, the
+ * cell of gap d - leaving (one range of the (day, gap, ...) key each).
+ */
+const returningTo = (scopes: ScopeHalf, daysBack: number, block: number) => `
+  SELECT c.query, c.scope_console_id, ${block}, 0, 0, 0, 0::float8, 0, c.users, 0, 0
+  FROM generate_series(1, ${daysBack - 1}) AS g(gap)
+  CROSS JOIN LATERAL (
+    SELECT query, scope_console_id, users FROM search_day_cells
+    WHERE day = $1::date - ${daysBack} + g.gap AND gap = g.gap AND ${inHalf(scopes)}
+  ) c`;
+
+/**
+ * One row per (scope, query, term of the slide): the cells of D (with the users first in each
+ * window, as in the full read), of the two leaving days, of the pairs returning to them, and D-1's
+ * rows as they were stored. Ordered as the full read.
+ */
+const slideSql = (scopes: ScopeHalf, before: SlidableSnapshots) => `
+SELECT * FROM (
+  SELECT query, scope_console_id, block, ${CELL_SUMS}
+  FROM (
+    SELECT query, scope_console_id, ${SLIDE.today} AS block, day, gap, searches, pricing, mobile, result_sum, zero_results, users
+    FROM search_day_cells WHERE day = $1::date AND ${inHalf(scopes)}
+    UNION ALL
+    SELECT query, scope_console_id, CASE WHEN day = $1::date - 7 THEN ${SLIDE.leaving7d} ELSE ${SLIDE.leaving30d} END,
+      -- A day outside the window: no pair of it is first in either window.
+      NULL, gap, searches, pricing, mobile, result_sum, zero_results, users
+    FROM search_day_cells WHERE day IN ($1::date - 7, $1::date - 30) AND ${inHalf(scopes)}
+  ) cells
+  GROUP BY scope_console_id, query, block
+  UNION ALL ${returningTo(scopes, 7, SLIDE.returning7d)}
+  UNION ALL ${returningTo(scopes, 30, SLIDE.returning30d)}
+  UNION ALL
+  SELECT query, scope_console_id,
+    CASE snapshot_id WHEN ${before["7d"]} THEN ${SLIDE.weekBefore} ELSE ${SLIDE.monthBefore} END,
+    search_count, pricing_count, mobile_count, result_count_sum, zero_result_count, distinct_users, 0, 0
+  FROM search_snapshot_rows
+  WHERE snapshot_id IN (${before["7d"]}, ${before["30d"]}) AND ${inHalf(scopes)}
+) blocks
+ORDER BY scope_console_id, query COLLATE "C", block`;
 
 /** COPY takes no bind parameters: the date goes into the SQL as a literal, once checked. */
 const withDateLiteral = (sql: string, date: IsoDay) => {
@@ -44,8 +116,8 @@ const withDateLiteral = (sql: string, date: IsoDay) => {
 };
 
 /**
- * A search aggregate row's sums after query, scope and stretch, in searchSql's column order: the
- * index of each in a stretch's block of a (scope, query)'s sums.
+ * A block row's sums after query, scope and block, in CELL_SUMS's order: the index of each in a
+ * block of a (scope, query)'s sums.
  */
 const SUM = {
   searches: 0,
@@ -61,52 +133,82 @@ const SUM_COUNT = 8;
 const FIRST_SUM_COLUMN = 3;
 
 /**
- * A (scope, query)'s sums: a block of SUM_COUNT per stretch, by STRETCH (a missing stretch is
- * zeros). Plain numbers in one reused array: ~300k rows pass through here on the rollup's single
- * Node thread, where an object per stretch and a closure per sum showed in profiles.
+ * A (scope, query)'s sums: SUM_COUNT per block (a missing block is zeros). Plain numbers in one
+ * reused array: ~300k rows pass through here on the rollup's single Node thread, where an object per
+ * block and a closure per sum showed in profiles.
  */
 type QuerySums = Float64Array;
 
-/** Each period covers the stretches 0..n-1 (day; day and week; all three). */
-const STRETCHES_IN: Record<Period, number> = { day: 1, "7d": 2, "30d": 3 };
+/**
+ * A period's window as a sum of blocks: each term adds (or takes away) a block's sums, counting its
+ * distinct users by the column named. A block that is not there adds nothing.
+ */
+type Term = readonly [block: number, sign: 1 | -1, users: number];
+type Terms = Record<Period, readonly Term[]>;
 
-/** How a period's distinct users are counted (the gap rule, module comment). */
-const USERS_OF: Record<Period, number> = {
-  day: SUM.users,
-  "7d": SUM.usersFirstIn7d,
-  "30d": SUM.usersFirstIn30d,
+/** The full read: each period covers the stretches up to its own, counting users first in it. */
+const FULL_TERMS: Terms = {
+  day: [[STRETCH.day, 1, SUM.users]],
+  "7d": [STRETCH.day, STRETCH.week].map((block) => [block, 1, SUM.usersFirstIn7d] as const),
+  "30d": [STRETCH.day, STRETCH.week, STRETCH.month].map((block) => [block, 1, SUM.usersFirstIn30d] as const),
 };
 
-const sumOver = (sums: QuerySums, stretches: number, field: number) => {
+/** The slide (module comment): D-1's window, plus D, minus the leaving day, plus the returning pairs. */
+const SLIDE_TERMS: Terms = {
+  day: [[SLIDE.today, 1, SUM.users]],
+  "7d": [
+    [SLIDE.weekBefore, 1, SUM.users],
+    [SLIDE.today, 1, SUM.usersFirstIn7d],
+    [SLIDE.leaving7d, -1, SUM.users],
+    [SLIDE.returning7d, 1, SUM.users],
+  ],
+  "30d": [
+    [SLIDE.monthBefore, 1, SUM.users],
+    [SLIDE.today, 1, SUM.usersFirstIn30d],
+    [SLIDE.leaving30d, -1, SUM.users],
+    [SLIDE.returning30d, 1, SUM.users],
+  ],
+};
+
+/** A field summed over a period's terms; `SUM.users` stands for each term's users column. */
+const sumOver = (sums: QuerySums, terms: readonly Term[], field: number) => {
   let total = 0;
-  for (let stretch = 0; stretch < stretches; stretch++) total += sums[stretch * SUM_COUNT + field] as number;
+  for (const [block, sign, users] of terms)
+    total += sign * (sums[block * SUM_COUNT + (field === SUM.users ? users : field)] as number);
   return total;
 };
 
-/** One (scope, query)'s period aggregate from its stretch sums; null when it had no search then. */
+/** One (scope, query)'s period aggregate from its block sums; null when it had no search then. */
 const periodAggregate = (
   scopeConsoleId: number,
   query: string,
   sums: QuerySums,
+  terms: Terms,
   period: Period,
 ): QueryAggregate | null => {
-  const stretches = STRETCHES_IN[period];
-  const searchCount = sumOver(sums, stretches, SUM.searches);
+  const searchCount = sumOver(sums, terms[period], SUM.searches);
   if (searchCount === 0) return null;
-  const pricingCount = sumOver(sums, stretches, SUM.pricing);
+  const pricingCount = sumOver(sums, terms[period], SUM.pricing);
   return {
     scopeConsoleId,
     query,
     searchCount,
     pricingCount,
     siteSearchCount: searchCount - pricingCount,
-    distinctUsers: sumOver(sums, stretches, USERS_OF[period]),
-    mobileCount: sumOver(sums, stretches, SUM.mobile),
-    resultCountSum: sumOver(sums, stretches, SUM.resultSum),
-    zeroResultCount: sumOver(sums, stretches, SUM.zeroResults),
-    searches7d: sumOver(sums, STRETCHES_IN["7d"], SUM.searches),
-    searches30d: sumOver(sums, STRETCHES_IN["30d"], SUM.searches),
+    distinctUsers: sumOver(sums, terms[period], SUM.users),
+    mobileCount: sumOver(sums, terms[period], SUM.mobile),
+    resultCountSum: sumOver(sums, terms[period], SUM.resultSum),
+    zeroResultCount: sumOver(sums, terms[period], SUM.zeroResults),
+    searches7d: sumOver(sums, terms["7d"], SUM.searches),
+    searches30d: sumOver(sums, terms["30d"], SUM.searches),
   };
+};
+
+/** A half of the search aggregate, with the cells version it was read at and how it was read. */
+export type SearchAggregateHalf = {
+  periods: Record<Period, QueryAggregate[]>;
+  cellsVersion: number;
+  slid: boolean;
 };
 
 /**
@@ -119,7 +221,7 @@ export const loadQueryAggregates = async (
   options: { copy: boolean },
 ): Promise<Record<Period, QueryAggregate[]>> => {
   const [all, consoles] = await Promise.all(loadQueryAggregateHalves(db, date, options));
-  const both = (period: Period) => [...(all?.[period] ?? []), ...(consoles?.[period] ?? [])];
+  const both = (period: Period) => [...(all?.periods[period] ?? []), ...(consoles?.periods[period] ?? [])];
   return { day: both("day"), "7d": both("7d"), "30d": both("30d") };
 };
 
@@ -132,7 +234,7 @@ export const loadQueryAggregateHalves = (
   db: pg.Pool,
   date: IsoDay,
   options: { copy: boolean },
-): Promise<Record<Period, QueryAggregate[]>>[] =>
+): Promise<SearchAggregateHalf>[] =>
   (["all", "consoles"] as const).map((scopes) => loadScopeHalf(db, date, scopes, options));
 
 const loadScopeHalf = async (
@@ -140,20 +242,26 @@ const loadScopeHalf = async (
   date: IsoDay,
   scopes: ScopeHalf,
   options: { copy: boolean },
-): Promise<Record<Period, QueryAggregate[]>> => {
-  const rows = await inRollupSession(db, (client) =>
-    readRows(client, withDateLiteral(searchSql(scopes), date), options),
-  );
-  const result: Record<Period, QueryAggregate[]> = { day: [], "7d": [], "30d": [] };
-  const sums: QuerySums = new Float64Array(SUM_COUNT * Object.keys(STRETCH).length);
+): Promise<SearchAggregateHalf> => {
+  // The version, the choice and the cells come from one transaction's view (a repeatable read).
+  const { rows, cellsVersion, before } = await inRollupSession(db, async (client) => {
+    const cellsVersion = await readCellsVersion(client);
+    const before = await slidableSearchSnapshots(client, date);
+    const sql = before ? slideSql(scopes, before) : fullSql(scopes);
+    return { rows: await readRows(client, withDateLiteral(sql, date), options), cellsVersion, before };
+  });
+  const terms = before ? SLIDE_TERMS : FULL_TERMS;
+  const periods: Record<Period, QueryAggregate[]> = { day: [], "7d": [], "30d": [] };
+  const sums: QuerySums = new Float64Array(SUM_COUNT * BLOCK_COUNT);
   const flush = (scope: number, query: string) => {
     for (const period of PERIODS) {
-      const aggregate = periodAggregate(scope, query, sums, period);
-      if (aggregate) result[period].push(aggregate);
+      const aggregate = periodAggregate(scope, query, sums, terms, period);
+      if (aggregate) periods[period].push(aggregate);
     }
     sums.fill(0);
   };
-  // Rows of one (scope, query) are consecutive: gather its stretches, then emit its periods.
+  // Rows of one (scope, query) are consecutive: gather its blocks (a block may come in several
+  // rows: returning pairs, one row a day), then emit its periods.
   let scope = -1;
   let query: string | null = null;
   for (const row of rows) {
@@ -166,8 +274,8 @@ const loadScopeHalf = async (
     }
     const block = copyNumber(row[2]) * SUM_COUNT;
     for (let field = 0; field < SUM_COUNT; field++)
-      sums[block + field] = copyNumber(row[FIRST_SUM_COLUMN + field]);
+      sums[block + field] = (sums[block + field] as number) + copyNumber(row[FIRST_SUM_COLUMN + field]);
   }
   if (query !== null) flush(scope, query);
-  return result;
+  return { periods, cellsVersion, slid: before !== null };
 };

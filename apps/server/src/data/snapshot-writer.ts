@@ -55,6 +55,8 @@ const SEARCHES = table("search_snapshot_rows", [
   ["rank_volume", "int"],
   ["rank_momentum", "int"],
   ["rank_unmet", "int"],
+  ["mobile_count", "int"],
+  ["result_count_sum", "float8"],
 ]);
 
 const SEARCH_ORDERS = table("search_snapshot_orders", [
@@ -101,7 +103,8 @@ export type SnapshotWrite = {
   id: number;
   /** Writes a part; parts added before the previous one is written wait their turn. */
   add(part: SnapshotPart): Promise<void>;
-  commit(durationMs: number): Promise<void>;
+  /** `cellsVersion`: the version of the cells its rows were read at (cell-versions.ts), if known. */
+  commit(done: { durationMs: number; cellsVersion?: number }): Promise<void>;
   rollback(): Promise<void>;
 };
 
@@ -136,12 +139,12 @@ export const beginSnapshot = async (
         written = written.then(() => writePart(client, id, part, options));
         return written;
       },
-      commit: async (durationMs) => {
+      commit: async ({ durationMs, cellsVersion }) => {
         await written;
         // computed_at is when the rows were all in, not when the transaction began.
         await client.query(
-          "UPDATE snapshots SET duration_ms = $2, computed_at = clock_timestamp() WHERE id = $1",
-          [id, Math.round(durationMs)],
+          "UPDATE snapshots SET duration_ms = $2, cells_version = $3, computed_at = clock_timestamp() WHERE id = $1",
+          [id, Math.round(durationMs), cellsVersion ?? null],
         );
         await client.query("COMMIT");
       },
@@ -166,7 +169,7 @@ export const replaceSnapshot = async (
   const snapshot = await beginSnapshot(client, key, options);
   try {
     await snapshot.add(content);
-    await snapshot.commit(key.durationMs);
+    await snapshot.commit({ durationMs: key.durationMs });
     return snapshot.id;
   } catch (error) {
     await snapshot.rollback();
@@ -225,6 +228,8 @@ const writePart = async (
         r.rankVolume,
         r.rankMomentum,
         r.rankUnmet,
+        r.mobileCount,
+        r.resultCountSum,
       ]),
       options,
     );

@@ -32,11 +32,16 @@ type Part = Promise<(period: Period) => SnapshotPart>;
  * where nothing else may run inside a snapshot's transaction: there everything is loaded first and
  * the periods are written one after the other.
  */
-export const rollupDate = async (db: Database, date: IsoDay, scoring: ScoringConfig): Promise<number> => {
+export const rollupDate = async (
+  db: Database,
+  date: IsoDay,
+  scoring: ScoringConfig,
+): Promise<RollupResult> => {
   const started = performance.now();
   await refreshCells(db.pool);
   const copy = !db.embedded;
   const events = loadEventAggregates(db.pool, date);
+  const searchHalves = loadQueryAggregateHalves(db.pool, date, { copy });
   const parts: Part[] = [
     events.then(({ games, conditions }) => (period) => ({
       liquidity: buildLiquidityRows(games[period], scoring),
@@ -44,22 +49,35 @@ export const rollupDate = async (db: Database, date: IsoDay, scoring: ScoringCon
         buildConditionRows(gameId, aggregates),
       ),
     })),
-    ...loadQueryAggregateHalves(db.pool, date, { copy }).map((half) =>
-      half.then((queries) => (period: Period) => ({ searches: buildSearchRows(queries[period], scoring) })),
+    ...searchHalves.map((half) =>
+      half.then(({ periods }) => (period: Period) => ({
+        searches: buildSearchRows(periods[period], scoring),
+      })),
     ),
   ];
+  // The snapshots' search rows are as old as the older half's cells (cell-versions.ts).
+  const cellsVersion = Promise.all(searchHalves).then((halves) =>
+    Math.min(...halves.map((half) => half.cellsVersion)),
+  );
   // A failed part is reported by the writers; this keeps one no writer waited for (its own start
   // failed first) from going unobserved.
-  for (const part of parts) part.catch(() => {});
+  for (const part of [...parts, cellsVersion]) part.catch(() => {});
   const write = (period: Period) =>
-    writeSnapshot(db, { period, date }, parts, () => performance.now() - started);
+    writeSnapshot(db, { period, date }, { parts, cellsVersion }, () => performance.now() - started);
   if (db.embedded) {
     await settleAll(parts);
     for (const period of WRITE_ORDER) await write(period);
   } else {
     await settleAll(WRITE_ORDER.map(write));
   }
-  return performance.now() - started;
+  const slid = (await Promise.all(searchHalves)).every((half) => half.slid);
+  return { durationMs: performance.now() - started, searchesSlid: slid };
+};
+
+export type RollupResult = {
+  durationMs: number;
+  /** Whether the search windows were slid from the previous date's snapshots (search-aggregates.ts). */
+  searchesSlid: boolean;
 };
 
 /**
@@ -70,7 +88,7 @@ export const rollupDate = async (db: Database, date: IsoDay, scoring: ScoringCon
 const writeSnapshot = async (
   db: Database,
   key: { period: Period; date: IsoDay },
-  parts: readonly Part[],
+  { parts, cellsVersion }: { parts: readonly Part[]; cellsVersion: Promise<number> },
   elapsedMs: () => number,
 ): Promise<void> => {
   await Promise.race(parts).catch(() => {});
@@ -85,7 +103,7 @@ const writeSnapshot = async (
           await snapshot.add(rowsFor(key.period));
         }),
       );
-      await snapshot.commit(elapsedMs());
+      await snapshot.commit({ durationMs: elapsedMs(), cellsVersion: await cellsVersion });
     } catch (error) {
       await snapshot.rollback();
       throw error;
@@ -121,7 +139,7 @@ export const rollupDates = async (
   const done = plan.force ? new Set<IsoDay>() : await completeDates(db, wanted);
   const todo = wanted.filter((d) => !done.has(d));
   for (const [index, date] of todo.entries()) {
-    const durationMs = await rollupDate(db, date, scoring);
+    const { durationMs } = await rollupDate(db, date, scoring);
     onProgress({ date, index: index + 1, total: todo.length, durationMs });
   }
   // Fresh planner statistics for the new snapshot rows: with stale ones a 100-game profile read

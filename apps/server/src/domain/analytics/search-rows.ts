@@ -49,6 +49,12 @@ export type SearchSnapshotFields = {
   rankMomentum: number | null;
   /** Null below the unmet minimum search count. */
   rankUnmet: number | null;
+  /**
+   * The raw sums behind the rounded shares, from which the next date's rollup slides this window;
+   * null in rows written before they were kept (schema.prisma).
+   */
+  mobileCount: number | null;
+  resultCountSum: number | null;
 };
 
 /** Volume is the primary signal of the search demand score, reach the secondary; no watch term. */
@@ -121,6 +127,8 @@ export const scoreSearchScope = (
       rankVolume: 0,
       rankMomentum: null,
       rankUnmet: null,
+      mobileCount: q.mobileCount,
+      resultCountSum: q.resultCountSum,
     };
   });
   // Nearly linear when the caller passes the queries in code-unit order already.

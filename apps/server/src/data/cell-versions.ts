@@ -1,0 +1,59 @@
+import type { Period } from "@gmi/contract";
+import { addDays, type IsoDay } from "../domain/analytics/windows.js";
+import type { Sql } from "./sql.js";
+
+/**
+ * Versions of the event cells. Every rebuild of a family's cells is logged in
+ * `event_cell_rebuilds` with the days it rebuilt, under a version that grows with each rebuild
+ * (rebuilds are serialized by their advisory lock, so versions also commit in that order). A rollup
+ * reads the latest version in the same transaction as the cells it aggregates and stores it with its
+ * snapshots: a snapshot still describes the cells of its window exactly while no rebuild of a later
+ * version touched one of the window's days.
+ */
+
+export type Family = "redirect" | "search" | "watch";
+
+/** Logs a rebuild of `family`'s cells of `days` (null: every day), in the rebuild's transaction. */
+export const logRebuild = async (
+  sql: Sql,
+  family: Family,
+  days: { first: IsoDay; last: IsoDay } | null,
+): Promise<void> => {
+  await sql.query("INSERT INTO event_cell_rebuilds (family, first_day, last_day) VALUES ($1, $2, $3)", [
+    family,
+    days?.first ?? null,
+    days?.last ?? null,
+  ]);
+};
+
+/** The latest rebuild's version (0 before any); read it in the transaction that reads the cells. */
+export const cellsVersion = async (sql: Sql): Promise<number> => {
+  const { rows } = await sql.query<{ version: string }>(
+    "SELECT COALESCE(max(version), 0)::text AS version FROM event_cell_rebuilds",
+  );
+  return Number(rows[0]?.version ?? 0);
+};
+
+/** The previous date's snapshots a rollup of D can slide by a day, by period. */
+export type SlidableSnapshots = Record<Exclude<Period, "day">, number>;
+
+/**
+ * The ids of the 7d and 30d snapshots of D-1 if both still describe the search cells of their
+ * windows (D-30..D-1 covers both): written with a cells version, and no search rebuild since then
+ * touched those days. Null otherwise: the rollup of D then aggregates its windows in full.
+ */
+export const slidableSearchSnapshots = async (sql: Sql, date: IsoDay): Promise<SlidableSnapshots | null> => {
+  const previous = addDays(date, -1);
+  const { rows } = await sql.query<{ id: number; period: "7d" | "30d" }>(
+    `SELECT s.id, s.period FROM snapshots s
+     WHERE s.date = $1::date AND s.period IN ('7d', '30d') AND s.cells_version IS NOT NULL
+       AND NOT EXISTS (
+         SELECT 1 FROM event_cell_rebuilds r
+         WHERE r.version > s.cells_version AND r.family = 'search'
+           AND (r.first_day IS NULL OR (r.first_day <= $1::date AND r.last_day >= $2::date)))`,
+    [previous, addDays(date, -30)],
+  );
+  const week = rows.find((r) => r.period === "7d");
+  const month = rows.find((r) => r.period === "30d");
+  return week && month ? { "7d": week.id, "30d": month.id } : null;
+};
