@@ -79,4 +79,42 @@ describe("bulkInsert", () => {
     }
     expect(await readBack()).toEqual(expected(3));
   });
+
+  it("sends tables of int, float8, text and int[] columns in the binary format, exactly", async () => {
+    const pool = db().pool;
+    await pool.query(
+      "DROP TABLE IF EXISTS binary_probe; CREATE TABLE binary_probe (n int PRIMARY KEY, x float8, t text, a int[])",
+    );
+    const table: Table = {
+      name: "binary_probe",
+      columns: [
+        { name: "n", type: "int" },
+        { name: "x", type: "float8" },
+        { name: "t", type: "text" },
+        { name: "a", type: "int[]" },
+      ],
+    };
+    const texts = ["", "tab\there\n", "back\\slash \\N", "zelda \u{1F3AE} ₩ é", "x".repeat(70_000)];
+    const floats = [0, -0.5, 1 / 3, 0.3333, 1e-300, 123456789.125, Number.MAX_VALUE];
+    const rows = Array.from({ length: 3_000 }, (_, i) => [
+      i === 0 ? -(2 ** 31) : i === 1 ? 2 ** 31 - 1 : i,
+      i % 9 === 0 ? null : (floats[i % floats.length] as number),
+      i % 13 === 0 ? null : `${texts[i % texts.length]}${i}`,
+      i % 4 === 0 ? null : i % 4 === 1 ? [] : [i, -i, 2 ** 31 - 1],
+    ]);
+    const client = await pool.connect();
+    try {
+      expect(await bulkInsert(client, table, rows, { copy: true })).toBe(rows.length);
+      // A value the column cannot hold fails the COPY with a clear error; the connection stays usable.
+      await expect(bulkInsert(client, table, [[1.5, 0, "x", []]], { copy: true })).rejects.toThrow(
+        /not a 32-bit integer/,
+      );
+      expect((await client.query("SELECT count(*)::int AS n FROM binary_probe")).rows[0].n).toBe(rows.length);
+    } finally {
+      client.release();
+    }
+    const { rows: back } = await pool.query("SELECT n, x, t, a FROM binary_probe");
+    const byN = (list: unknown[][]) => [...list].sort((a, b) => (a[0] as number) - (b[0] as number));
+    expect(byN(back.map((r) => [r.n, r.x, r.t, r.a]))).toEqual(byN(rows));
+  });
 });

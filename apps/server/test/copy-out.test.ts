@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copyNumber, readRows } from "../src/data/copy-out.js";
+import { readKeyedNumbers } from "../src/data/copy-out.js";
 import { useTestDatabase, withClient } from "./helpers/setup.js";
 
 const db = useTestDatabase({ catalog: false });
@@ -18,43 +18,66 @@ const TEXTS = [
   "a\\tb",
 ];
 
-describe.each([true, false])("readRows, copy: %s", (copy) => {
-  it("reads back every text as PostgreSQL holds it, NULL as null, in the query's order", async ({ skip }) => {
+/** Numbers as PostgreSQL prints them: integers of every size, fractions, exponents, NULL. */
+const NUMBERS = [
+  "0",
+  "-7",
+  "42",
+  "999999999999999",
+  "-9007199254740991",
+  "12345678901234567890",
+  "-1.5",
+  "1e+300",
+  "0.3333",
+];
+
+describe.each([true, false])("readKeyedNumbers, copy: %s", (copy) => {
+  it("reads every key as PostgreSQL holds it and every number exactly, NULL as 0, in the query's order", async ({
+    skip,
+  }) => {
     if (copy && db().embedded) skip();
-    const rows = await withClient(db(), (client) =>
-      readRows(
+    const result = await withClient(db(), (client) =>
+      readKeyedNumbers(
         client,
-        `SELECT ord, t, NULL::text AS nothing FROM unnest(ARRAY[${TEXTS.map((_, i) => `$t${i}$${TEXTS[i]}$t${i}$`).join(", ")}]::text[]) WITH ORDINALITY AS x(t, ord) ORDER BY ord`,
+        `SELECT t, ord, n::float8, NULL::int AS nothing, -ord
+         FROM unnest(ARRAY[${TEXTS.map((_, i) => `$t${i}$${TEXTS[i]}$t${i}$`).join(", ")}]::text[],
+                     ARRAY[${TEXTS.map((_, i) => `'${NUMBERS[i % NUMBERS.length]}'`).join(", ")}]::numeric[])
+           WITH ORDINALITY AS x(t, n, ord) ORDER BY ord`,
         { copy },
       ),
     );
-    expect(rows).toEqual(TEXTS.map((t, i) => [String(i + 1), t, null]));
+    expect(result.keys).toEqual(TEXTS);
+    expect(result.width).toBe(4);
+    expect([...result.numbers]).toEqual(
+      TEXTS.flatMap((_, i) => [i + 1, Number(NUMBERS[i % NUMBERS.length]), 0, -(i + 1)]),
+    );
   });
 
-  it("reads many rows across chunk boundaries, multi-byte characters included", async ({ skip }) => {
+  it("reads bigint sums exactly, and many rows across chunk boundaries with multi-byte keys", async ({
+    skip,
+  }) => {
     if (copy && db().embedded) skip();
-    const rows = await withClient(db(), (client) =>
-      readRows(
+    const result = await withClient(db(), (client) =>
+      readKeyedNumbers(
         client,
-        "SELECT n, repeat('é\u{1F3AE}', n % 50), n::float8 / 3 FROM generate_series(1, 20000) AS n",
+        `SELECT repeat('é\u{1F3AE}', n % 50), n, (n::bigint * 1000000007)::bigint, n::float8 / 3
+         FROM generate_series(1, 20000) AS n ORDER BY n`,
         { copy },
       ),
     );
-    expect(rows).toHaveLength(20_000);
-    expect(rows[19_999]).toEqual(["20000", "é\u{1F3AE}".repeat(0), String(20_000 / 3)]);
-    expect(rows.every(([n, text]) => text === "é\u{1F3AE}".repeat(Number(n) % 50))).toBe(true);
+    expect(result.keys).toHaveLength(20_000);
+    expect(result.keys.every((key, i) => key === "é\u{1F3AE}".repeat((i + 1) % 50))).toBe(true);
+    const row = (i: number) => [...result.numbers.subarray(i * 3, i * 3 + 3)];
+    expect(row(19_999)).toEqual([20_000, 20_000 * 1_000_000_007, 20_000 / 3]);
+    expect(row(0)).toEqual([1, 1_000_000_007, 1 / 3]);
   });
 
   it("returns no rows for an empty result", async ({ skip }) => {
     if (copy && db().embedded) skip();
-    expect(await withClient(db(), (client) => readRows(client, "SELECT 1 WHERE false", { copy }))).toEqual(
-      [],
+    const result = await withClient(db(), (client) =>
+      readKeyedNumbers(client, "SELECT 'k', 1 WHERE false", { copy }),
     );
+    expect(result.keys).toEqual([]);
+    expect(result.numbers).toHaveLength(0);
   });
-});
-
-it("reads numeric fields, NULL as 0", () => {
-  expect([copyNumber("42"), copyNumber("-1.5"), copyNumber(null), copyNumber(undefined)]).toEqual([
-    42, -1.5, 0, 0,
-  ]);
 });

@@ -70,6 +70,8 @@ describe("search order pages", () => {
   it("refuse ranks with a hole", () => {
     const broken = scopeRows(0, 5).map((r) => (r.rankMomentum === 2 ? { ...r, rankMomentum: 9 } : r));
     expect(() => searchOrderPages(broken)).toThrow(RangeError);
+    const twice = scopeRows(0, 5).map((r) => (r.rankMomentum === 2 ? { ...r, rankMomentum: 1 } : r));
+    expect(() => searchOrderPages(twice)).toThrow(/not dense/);
   });
 });
 

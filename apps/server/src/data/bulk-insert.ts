@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+import { BinaryCopyEncoder, type BinaryType, isBinaryType } from "./copy-binary.js";
 
 export type Column = { name: string; type: string };
 export type Table = { name: string; columns: readonly Column[] };
@@ -9,8 +10,10 @@ export type Row = readonly unknown[];
 
 /**
  * Inserts many rows on `client` (inside the caller's transaction, if any). With `copy`, PostgreSQL
- * COPY in text format, the fastest path; without, batched `INSERT ... SELECT FROM unnest(...)`,
- * for the embedded database, whose wire-protocol server does not speak COPY.
+ * COPY, the fastest path: in the binary format when every column's type has an encoding there
+ * (copy-binary.ts), else in text; without, batched `INSERT ... SELECT FROM unnest(...)`,
+ * for the embedded database, whose wire-protocol server does not speak COPY. Each row is read
+ * before the next is asked for, so a source may hand out one array refilled for every row.
  */
 export const bulkInsert = async (
   client: pg.PoolClient | pg.Client,
@@ -22,8 +25,11 @@ export const bulkInsert = async (
     ? copyRows(client, table, rows)
     : insertBatches(client, table, rows, options.batchSize ?? 5_000);
 
-/** COPY data goes to the server in blocks of about this many characters, not a write per row. */
+/** COPY data goes to the server in blocks of about this size (characters, or bytes in binary), not a write per row. */
 const COPY_BLOCK = 64 * 1024;
+
+/** Turns rows into COPY data, handed out in blocks of about COPY_BLOCK as they fill. */
+type CopyEncoder = { add(row: Row): string | Buffer | undefined; end(): string | Buffer | undefined };
 
 const copyRows = async (
   client: pg.PoolClient | pg.Client,
@@ -32,45 +38,63 @@ const copyRows = async (
 ) => {
   let count = 0;
   const columns = table.columns.map((c) => `"${c.name}"`).join(", ");
-  const sink = client.query(copyFrom(`COPY "${table.name}" (${columns}) FROM STDIN`));
-  // A stream chunk per row costs more than the row's text: rows are gathered into blocks. Rows
+  const types = table.columns.map((c) => c.type);
+  const binary = types.every(isBinaryType);
+  const encoder = binary ? binaryEncoder(types) : textEncoder();
+  const sink = client.query(
+    copyFrom(`COPY "${table.name}" (${columns}) FROM STDIN${binary ? " WITH (FORMAT binary)" : ""}`),
+  );
+  // A stream chunk per row costs more than the row's data: rows are gathered into blocks. Rows
   // already in memory are read without an await each (a microtask per row showed in profiles).
-  const blocks = new BlockGatherer();
   function* fromSync(source: Iterable<Row>) {
     for (const row of source) {
       count += 1;
-      const full = blocks.add(copyLine(row));
+      const full = encoder.add(row);
       if (full) yield full;
     }
-    if (blocks.rest()) yield blocks.rest();
+    const rest = encoder.end();
+    if (rest) yield rest;
   }
   async function* fromAsync(source: AsyncIterable<Row>) {
     for await (const row of source) {
       count += 1;
-      const full = blocks.add(copyLine(row));
+      const full = encoder.add(row);
       if (full) yield full;
     }
-    if (blocks.rest()) yield blocks.rest();
+    const rest = encoder.end();
+    if (rest) yield rest;
   }
   const source = Symbol.iterator in rows ? fromSync(rows) : fromAsync(rows);
   await pipeline(Readable.from(source), sink);
   return count;
 };
 
-/** Collects lines and hands back a block once it holds about COPY_BLOCK characters. */
-class BlockGatherer {
-  private block = "";
-  add(line: string): string | undefined {
-    this.block += line;
-    if (this.block.length < COPY_BLOCK) return undefined;
-    const full = this.block;
-    this.block = "";
-    return full;
-  }
-  rest(): string {
-    return this.block;
-  }
-}
+/** The text format: a line per row, gathered into blocks. */
+const textEncoder = (): CopyEncoder => {
+  let block = "";
+  return {
+    add: (row) => {
+      block += copyLine(row);
+      if (block.length < COPY_BLOCK) return undefined;
+      const full = block;
+      block = "";
+      return full;
+    },
+    end: () => block || undefined,
+  };
+};
+
+/** The binary format (copy-binary.ts), for tables whose every column type has an encoding there. */
+const binaryEncoder = (types: readonly BinaryType[]): CopyEncoder => {
+  const encoder = new BinaryCopyEncoder(types, COPY_BLOCK);
+  return {
+    add: (row) => {
+      encoder.row(row);
+      return encoder.takeFullBlock();
+    },
+    end: () => encoder.end(),
+  };
+};
 
 const copyLine = (row: Row): string => {
   let line = copyText(row[0]);

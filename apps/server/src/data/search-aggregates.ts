@@ -9,7 +9,7 @@ import {
   type SlidableSnapshots,
   slidableSearchSnapshots,
 } from "./cell-versions.js";
-import { copyNumber, readRows } from "./copy-out.js";
+import { readKeyedNumbers } from "./copy-out.js";
 
 /**
  * The search aggregate of a rollup of date D: per (scope, query), the sums of each period's window.
@@ -130,7 +130,9 @@ const SUM = {
   usersFirstIn30d: 7,
 } as const;
 const SUM_COUNT = 8;
-const FIRST_SUM_COLUMN = 3;
+
+/** Where a block row's numbers are, after its query (the key): scope, block, then the sums. */
+const COLUMN = { scope: 0, block: 1, firstSum: 2 } as const;
 
 /**
  * A (scope, query)'s sums: SUM_COUNT per block (a missing block is zeros). Plain numbers in one
@@ -248,7 +250,11 @@ const loadScopeHalf = async (
     const cellsVersion = await readCellsVersion(client);
     const before = await slidableSearchSnapshots(client, date);
     const sql = before ? slideSql(scopes, before) : fullSql(scopes);
-    return { rows: await readRows(client, withDateLiteral(sql, date), options), cellsVersion, before };
+    return {
+      rows: await readKeyedNumbers(client, withDateLiteral(sql, date), options),
+      cellsVersion,
+      before,
+    };
   });
   const terms = before ? SLIDE_TERMS : FULL_TERMS;
   const periods: Record<Period, QueryAggregate[]> = { day: [], "7d": [], "30d": [] };
@@ -262,19 +268,22 @@ const loadScopeHalf = async (
   };
   // Rows of one (scope, query) are consecutive: gather its blocks (a block may come in several
   // rows: returning pairs, one row a day), then emit its periods.
+  const { keys, numbers, width } = rows;
   let scope = -1;
   let query: string | null = null;
-  for (const row of rows) {
-    const rowScope = copyNumber(row[1]);
-    const rowQuery = row[0] ?? "";
+  for (let row = 0; row < keys.length; row++) {
+    const at = row * width;
+    const rowScope = numbers[at + COLUMN.scope] as number;
+    const rowQuery = keys[row] as string;
     if (rowScope !== scope || rowQuery !== query) {
       if (query !== null) flush(scope, query);
       scope = rowScope;
       query = rowQuery;
     }
-    const block = copyNumber(row[2]) * SUM_COUNT;
+    const block = (numbers[at + COLUMN.block] as number) * SUM_COUNT;
     for (let field = 0; field < SUM_COUNT; field++)
-      sums[block + field] = (sums[block + field] as number) + copyNumber(row[FIRST_SUM_COLUMN + field]);
+      sums[block + field] =
+        (sums[block + field] as number) + (numbers[at + COLUMN.firstSum + field] as number);
   }
   if (query !== null) flush(scope, query);
   return { periods, cellsVersion, slid: before !== null };
