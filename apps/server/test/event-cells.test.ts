@@ -91,7 +91,7 @@ const expectedConditionSignals = async (period: Period) => {
 
 const expectAggregatesMatchEvents = async () => {
   const [{ games, conditions }, queries] = await Promise.all([
-    loadEventAggregates(test.db.pool, D),
+    loadEventAggregates(test.db.pool, D, { copy: !test.db.embedded }),
     loadQueryAggregates(test.db.pool, D, { copy: !test.db.embedded }),
   ]);
   for (const period of PERIODS) {

@@ -7,11 +7,12 @@ import { rollupDate } from "../src/jobs/rollup.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 
 /**
- * A rollup slides the previous date's 7d and 30d search windows by a day when their snapshots still
- * describe the cells (search-aggregates.ts). Whatever it reads, it must write exactly what a rollup
- * that aggregates the whole window writes: here on seeded random searches over 46 days (every gap
- * between a user's searches occurs, in two console scopes), plus pairs placed on the edges of both
- * windows.
+ * A rollup slides the previous date's 7d and 30d windows by a day when their snapshots still
+ * describe the cells (search-aggregates.ts, event-slide.ts). Whatever it reads, it must write
+ * exactly what a rollup that aggregates the whole windows writes: here on seeded random redirects,
+ * alerts and searches over 46 days (every gap between a user's events occurs, in two console
+ * scopes, for enabled and disabled games, with and without conditions), plus pairs placed on the
+ * edges of both windows.
  */
 const D = "2026-11-20";
 let test: TestDatabase;
@@ -25,15 +26,16 @@ type Search = {
   results?: number;
   gameId?: number | null;
   consoleId?: number | null;
+  condition?: string | null;
 };
 
 const insertSearches = async (searches: readonly Search[]) => {
   const column = <T>(get: (s: Search) => T) => searches.map(get);
   await test.db.pool.query(
-    `INSERT INTO search_events (raw_query, query, user_id, occurred_at, day, source, device, result_count, game_id, console_id)
-     SELECT q, q, u, (d::timestamp AT TIME ZONE 'UTC') + interval '12 hours', d, s, dev, r, g, c
-     FROM unnest($1::text[], $2::text[], $3::date[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[])
-       AS x(q, u, d, s, dev, r, g, c)`,
+    `INSERT INTO search_events (raw_query, query, user_id, occurred_at, day, source, device, result_count, game_id, console_id, condition)
+     SELECT q, q, u, (d::timestamp AT TIME ZONE 'UTC') + interval '12 hours', d, s, dev, r, g, c, cond
+     FROM unnest($1::text[], $2::text[], $3::date[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[])
+       AS x(q, u, d, s, dev, r, g, c, cond)`,
     [
       column((s) => s.query),
       column((s) => s.user),
@@ -43,7 +45,49 @@ const insertSearches = async (searches: readonly Search[]) => {
       column((s) => s.results ?? 10),
       column((s) => s.gameId ?? null),
       column((s) => s.consoleId ?? null),
+      column((s) => s.condition ?? null),
     ],
+  );
+};
+
+/** Seeded redirects and alerts on D-45..D for games 101..103 (103 disabled). */
+const insertRedirectsAndAlerts = async () => {
+  const rng = mulberry32(7);
+  const redirects: Array<[number, string, IsoDay, string | null]> = [];
+  const alerts: Array<[number, string, string, string | null, string | null]> = [];
+  for (let back = 45; back >= 0; back--) {
+    const day = addDays(D, -back);
+    for (let user = 1; user <= 9; user++) {
+      while (rng() < 0.4)
+        redirects.push([
+          pick(rng, [101, 102, 103]),
+          `u${user}`,
+          day,
+          pick(rng, ["loose", "cib", "new", null]),
+        ]);
+      if (rng() < 0.15) {
+        const removed = rng() < 0.6 ? addDays(day, intBetween(rng, 0, 40)) : null;
+        alerts.push([
+          pick(rng, [101, 102, 103]),
+          `u${user}`,
+          `${day}T0${intBetween(rng, 0, 9)}:00:00Z`,
+          removed && `${removed}T1${intBetween(rng, 0, 9)}:00:00Z`,
+          pick(rng, ["loose", "cib", "new", "any", null]),
+        ]);
+      }
+    }
+  }
+  const column = <T>(rows: T[][], i: number) => rows.map((row) => row[i]);
+  await test.db.pool.query(
+    `INSERT INTO redirect_events (game_id, user_id, occurred_at, day, condition, device)
+     SELECT g, u, (d::timestamp AT TIME ZONE 'UTC') + interval '9 hours', d, c, 'mobile'
+     FROM unnest($1::int[], $2::text[], $3::date[], $4::text[]) AS x(g, u, d, c)`,
+    [0, 1, 2, 3].map((i) => column(redirects as unknown[][], i)),
+  );
+  await test.db.pool.query(
+    `INSERT INTO watch_events (game_id, user_id, created_at, removed_at, condition)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[])`,
+    [0, 1, 2, 3, 4].map((i) => column(alerts as unknown[][], i)),
   );
 };
 
@@ -55,6 +99,7 @@ const randomSearches = (): Search[] => {
     { gameId: null, consoleId: null },
     { gameId: 101, consoleId: null },
     { gameId: 102, consoleId: null },
+    { gameId: 103, consoleId: null },
     { gameId: null, consoleId: 1 },
     { gameId: null, consoleId: 2 },
   ];
@@ -69,6 +114,7 @@ const randomSearches = (): Search[] => {
           device: rng() < 0.7 ? "mobile" : "desktop",
           source: rng() < 0.5 ? "pricing" : "site",
           results: rng() < 0.25 ? 0 : intBetween(rng, 1, 40),
+          condition: pick(rng, ["loose", "cib", "new", "any", null, null]),
           ...pick(rng, places),
         });
       }
@@ -78,39 +124,65 @@ const randomSearches = (): Search[] => {
 };
 
 /** Pairs on the windows' edges: active again exactly on a leaving day's return, or 7/30 days later. */
-const edgeSearches = (): Search[] =>
-  [
-    ["edge", "e1", [-30, 0]], // gap 30: leaves the 30-day window of D-1, enters D's as new
-    ["edge", "e2", [-7, -1]], // returns to D-7 inside the 7-day window
-    ["edge", "e3", [-30, -1]], // returns to D-30 inside the 30-day window
-    ["edge", "e4", [-37, -7, 0]], // gap 30, then gap 7
-    ["edge", "e5", [-31, -30]], // leaves with a gap of 1 before it
-    ["lone", "e6", [-30]], // the only search of its query: gone from D's 30-day window
-  ].flatMap(([query, user, days]) =>
-    (days as number[]).map((back) => ({
-      query: query as string,
-      user: user as string,
-      day: addDays(D, back),
-    })),
+/** A user's active days on the windows' edges (days before D), each with what it checks. */
+const EDGES: ReadonlyArray<[user: string, days: number[]]> = [
+  ["e1", [-30, 0]], // gap 30: leaves the 30-day window of D-1, enters D's as new
+  ["e2", [-7, -1]], // returns to D-7 inside the 7-day window
+  ["e3", [-30, -1]], // returns to D-30 inside the 30-day window
+  ["e4", [-37, -7, 0]], // gap 30, then gap 7
+  ["e5", [-31, -30]], // leaves with a gap of 1 before it
+  ["e7", [-29, 0]], // gap 29: both days inside D's 30-day window
+  ["e8", [-6, 0]], // gap 6: both days inside D's 7-day window
+];
+
+/** The edges as searches of one query (for game 102, condition cib), and a query gone with D-30. */
+const edgeSearches = (): Search[] => [
+  ...EDGES.flatMap(([user, days]) =>
+    days.map((back) => ({ query: "edge", user, day: addDays(D, back), gameId: 102, condition: "cib" })),
+  ),
+  { query: "lone", user: "e6", day: addDays(D, -30) },
+];
+
+/** The edges as redirects (game 102, condition loose). */
+const insertEdgeRedirects = () =>
+  test.db.pool.query(
+    `INSERT INTO redirect_events (game_id, user_id, occurred_at, day, condition, device)
+     SELECT 102, u, (d::timestamp AT TIME ZONE 'UTC') + interval '9 hours', d, 'loose', 'desktop'
+     FROM unnest($1::text[], $2::date[]) AS x(u, d)`,
+    [
+      EDGES.flatMap(([user, days]) => days.map(() => user)),
+      EDGES.flatMap(([, days]) => days.map((back) => addDays(D, back))),
+    ],
   );
 
-/** Every search row of a date's snapshots, as stored (the snapshot id aside). */
-const searchRows = async (date: IsoDay) => {
+/** Every row of a table of a date's snapshots, as stored (the snapshot id aside). */
+const rowsOf = async (table: string, order: string, date: IsoDay) => {
   const { rows } = await test.db.pool.query(
-    `SELECT s.period, r.* FROM search_snapshot_rows r JOIN snapshots s ON s.id = r.snapshot_id
-     WHERE s.date = $1 ORDER BY s.period, r.scope_console_id, r.rank_volume`,
+    `SELECT s.period, r.* FROM ${table} r JOIN snapshots s ON s.id = r.snapshot_id
+     WHERE s.date = $1 ORDER BY s.period, ${order}`,
     [date],
   );
   return rows.map(({ snapshot_id: _id, ...row }) => row);
 };
+
+const searchRows = (date: IsoDay) =>
+  rowsOf("search_snapshot_rows", "r.scope_console_id, r.rank_volume", date);
+
+/** Every snapshot row of a date: liquidity, conditions and searches. */
+const snapshotRows = async (date: IsoDay) => ({
+  liquidity: await rowsOf("liquidity_snapshot_rows", "r.scope_console_id, r.game_id", date),
+  conditions: await rowsOf("condition_snapshot_rows", "r.game_id, r.condition", date),
+  searches: await searchRows(date),
+});
 
 const rollup = (date: IsoDay) => rollupDate(test.db, date, DEFAULT_SCORING);
 
 /** The rows a rollup of `date` writes when it cannot slide (the previous date has no snapshot). */
 const rowsInFull = async (date: IsoDay) => {
   await deleteSnapshots(test.db.pool, addDays(date, -1));
-  expect((await rollup(date)).searchesSlid).toBe(false);
-  return searchRows(date);
+  const { searchesSlid, eventsSlid } = await rollup(date);
+  expect([searchesSlid, eventsSlid]).toEqual([false, false]);
+  return snapshotRows(date);
 };
 
 beforeAll(async () => {
@@ -118,10 +190,13 @@ beforeAll(async () => {
   await test.db.pool.query(
     "INSERT INTO consoles (id, name, slug) VALUES (1, 'Super Nintendo', 'snes'), (2, 'Nintendo 64', 'n64')",
   );
-  await test.db.pool.query(`INSERT INTO games (id, console_id, display_game_name, title_key, marketplace_game_name, enabled) VALUES
-    (101, 1, 'Chrono Trigger', 'chrono trigger', 'chrono-trigger', true),
-    (102, 2, 'Mario Kart 64', 'mario kart 64', 'mario-kart-64', true)`);
+  await test.db.pool.query(`INSERT INTO games (id, console_id, display_game_name, title_key, marketplace_game_name, enabled, price_complete) VALUES
+    (101, 1, 'Chrono Trigger', 'chrono trigger', 'chrono-trigger', true, 100.00),
+    (102, 2, 'Mario Kart 64', 'mario kart 64', 'mario-kart-64', true, NULL),
+    (103, 1, 'EarthBound', 'earthbound', 'earthbound', false, 50.00)`);
   await insertSearches([...randomSearches(), ...edgeSearches()]);
+  await insertRedirectsAndAlerts();
+  await insertEdgeRedirects();
 });
 
 afterAll(async () => {
@@ -132,12 +207,27 @@ describe("a rollup sliding the previous date's search windows", () => {
   it("writes the same rows as one aggregating the whole windows, date after date", async () => {
     const dates = [-3, -2, -1, 0].map((back) => addDays(D, back));
     const slid = [];
-    for (const date of dates) slid.push((await rollup(date)).searchesSlid);
+    for (const date of dates) {
+      const { searchesSlid, eventsSlid } = await rollup(date);
+      slid.push([searchesSlid, eventsSlid]);
+    }
     // The first date had no snapshots before it; each later one slid its predecessor's.
-    expect(slid).toEqual([false, true, true, true]);
-    const chained = new Map<IsoDay, unknown[]>();
-    for (const date of dates) chained.set(date, await searchRows(date));
-    expect((chained.get(D) ?? []).length).toBeGreaterThan(30);
+    expect(slid).toEqual([
+      [false, false],
+      [true, true],
+      [true, true],
+      [true, true],
+    ]);
+    const chained = new Map<IsoDay, Awaited<ReturnType<typeof snapshotRows>>>();
+    for (const date of dates) chained.set(date, await snapshotRows(date));
+    const latest = chained.get(D);
+    expect([latest?.liquidity.length, latest?.conditions.length, latest?.searches.length]).toEqual([
+      12, // 2 enabled games x (all consoles, their console) x 3 periods
+      expect.any(Number),
+      expect.any(Number),
+    ]);
+    expect(latest?.searches.length).toBeGreaterThan(30);
+    expect(latest?.conditions.filter((r) => r.game_id === 103 && r.redirects > 0).length).toBeGreaterThan(0);
     // Latest first: each full rollup removes its predecessor's snapshots, already compared.
     for (const date of dates.slice(1).reverse()) expect(await rowsInFull(date)).toEqual(chained.get(date));
   });
@@ -147,14 +237,29 @@ describe("a rollup sliding the previous date's search windows", () => {
     expect((await rollup(D)).searchesSlid).toBe(true);
     const month = (await searchRows(D)).filter((r) => r.period === "30d" && r.scope_console_id === 0);
     const week = (await searchRows(D)).filter((r) => r.period === "7d" && r.scope_console_id === 0);
-    // 30d of D is D-29..D: edge searches by e1 (D), e2 (D-7, D-1), e3 (D-1), e4 (D-7, D); e5 and
-    // e6 left with D-30.
+    // 30d of D is D-29..D: edge searches by e1 (D), e2 (D-7, D-1), e3 (D-1), e4 (D-7, D),
+    // e7 (D-29, D), e8 (D-6, D); e5 and e6 left with D-30.
     const edge = month.find((r) => r.query === "edge");
-    expect([edge?.search_count, edge?.distinct_users]).toEqual([6, 4]);
+    expect([edge?.search_count, edge?.distinct_users]).toEqual([10, 6]);
     const week7 = week.find((r) => r.query === "edge");
-    // 7d of D is D-6..D: e1 (D), e2 (D-1), e3 (D-1), e4 (D).
-    expect([week7?.search_count, week7?.distinct_users]).toEqual([4, 4]);
+    // 7d of D is D-6..D: e1 (D), e2 (D-1), e3 (D-1), e4 (D), e7 (D), e8 (D-6, D).
+    expect([week7?.search_count, week7?.distinct_users]).toEqual([7, 6]);
     expect(month.find((r) => r.query === "lone")).toBeUndefined();
+  });
+
+  it("aggregates games in full when a game was enabled since the previous date", async () => {
+    await rollup(addDays(D, -1));
+    await test.db.pool.query("UPDATE games SET enabled = true WHERE id = 103");
+    try {
+      const { searchesSlid, eventsSlid } = await rollup(D);
+      expect([searchesSlid, eventsSlid]).toEqual([true, false]);
+      const rows = await snapshotRows(D);
+      expect(rows.liquidity.some((r) => r.game_id === 103)).toBe(true);
+      await rollup(addDays(D, -1));
+      expect(await rowsInFull(D)).toEqual(rows);
+    } finally {
+      await test.db.pool.query("UPDATE games SET enabled = false WHERE id = 103");
+    }
   });
 
   it("aggregates in full when a rebuild touched the previous date's window, and slides past one that did not", async () => {
@@ -168,8 +273,9 @@ describe("a rollup sliding the previous date's search windows", () => {
     // D-1 again, then a search after D: its rebuild starts at D+1, outside D-1's windows.
     await rollup(addDays(D, -1));
     await insertSearches([{ query: "tomorrow", user: "x2", day: addDays(D, 1) }]);
-    expect((await rollup(D)).searchesSlid).toBe(true);
-    const slidRows = await searchRows(D);
+    const { searchesSlid, eventsSlid } = await rollup(D);
+    expect([searchesSlid, eventsSlid]).toEqual([true, true]);
+    const slidRows = await snapshotRows(D);
     expect(await rowsInFull(D)).toEqual(slidRows);
   });
 

@@ -4,6 +4,9 @@ import type pg from "pg";
 import { type ConditionAggregate, MARKET_WIDE } from "../domain/analytics/conditions.js";
 import type { GameAggregate } from "../domain/analytics/liquidity.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
+import { cellsVersion as readCellsVersion } from "./cell-versions.js";
+import { slidableEventSnapshots, slideEventSums } from "./event-slide.js";
+import { type EventSums, SUFFIX, type SumRow, valueIn } from "./event-sums.js";
 
 /**
  * The aggregates a rollup of date D needs, for the three periods at once, read from the daily event
@@ -25,9 +28,6 @@ const dayIn: Record<Period, string> = {
 
 /** Cells whose pairs are new in the period's window (a `day` cell's gap is always at least 1). */
 export const firstIn = (p: Period) => `${dayIn[p]} AND gap > day - (${start[p]})`;
-
-/** The suffix of a period's columns in the queries below (`r_d`, `r_w`, `r_m`). */
-const SUFFIX: Record<Period, string> = { day: "d", "7d": "w", "30d": "m" };
 
 const perPeriod = (make: (p: Period, suffix: string) => string) =>
   PERIODS.map((p) => make(p, SUFFIX[p])).join(",\n    ");
@@ -94,12 +94,7 @@ GROUP BY game_id, condition`;
 const GAMES_SQL =
   "SELECT id AS game_id, console_id, price_complete::float8 AS price_complete FROM games WHERE enabled ORDER BY id";
 
-/** A row of the sums above: its key columns, then `<name>_<period suffix>` (NULL: no cell). */
-type SumRow = { game_id: number; condition: string } & Record<string, number | null>;
 type GameRow = { game_id: number; console_id: number; price_complete: number | null };
-
-const valueIn = (row: SumRow | undefined, name: string, period: Period): number =>
-  row?.[`${name}_${SUFFIX[period]}`] ?? 0;
 
 /** Condition aggregates per period, keyed by game id (0 = market-wide). */
 export type ConditionAggregates = Record<Period, Map<number, ConditionAggregate[]>>;
@@ -108,30 +103,42 @@ export type EventAggregates = { games: Record<Period, GameAggregate[]>; conditio
 
 /**
  * Per enabled game, per period: the inputs of its liquidity row; per game (every game, and 0 for
- * the market) and period: the inputs of its condition rows.
+ * the market) and period: the inputs of its condition rows. The redirect and search sums are slid
+ * from the previous date's snapshots when those still describe the cells (event-slide.ts), else
+ * aggregated over the whole windows; with the cells version they were read at, and which it was.
  */
-export const loadEventAggregates = async (db: pg.Pool, date: IsoDay): Promise<EventAggregates> => {
+export const loadEventAggregates = async (
+  db: pg.Pool,
+  date: IsoDay,
+  options: { copy: boolean },
+): Promise<EventAggregates & { cellsVersion: number; slid: boolean }> => {
   // One connection, one statement after another: small next to the search aggregate, which has the
   // other connections (a rollup takes at most six of a server's pool).
-  const [games, redirects, watches, searches] = await inRollupSession(db, async (client) => [
-    await client.query<GameRow>(GAMES_SQL),
-    await client.query<SumRow>(REDIRECT_SQL, [date]),
-    await client.query<SumRow>(WATCH_SQL, [date]),
-    await client.query<SumRow>(SEARCH_CONDITION_SQL, [date]),
-  ]);
-  const sums = { redirects: redirects.rows, watches: watches.rows, searches: searches.rows };
+  const { games, sums, cellsVersion, slid } = await inRollupSession(db, async (client) => {
+    const cellsVersion = await readCellsVersion(client);
+    const games = (await client.query<GameRow>(GAMES_SQL)).rows;
+    const watches = (await client.query<SumRow>(WATCH_SQL, [date])).rows;
+    const before = await slidableEventSnapshots(client, date);
+    const slidOrFull = before
+      ? await slideEventSums(client, date, before, options)
+      : {
+          redirects: (await client.query<SumRow>(REDIRECT_SQL, [date])).rows,
+          searches: (await client.query<SumRow>(SEARCH_CONDITION_SQL, [date])).rows,
+        };
+    return { games, sums: { ...slidOrFull, watches }, cellsVersion, slid: before !== null };
+  });
   const byPeriod = <T>(build: (period: Period) => T): Record<Period, T> => ({
     day: build("day"),
     "7d": build("7d"),
     "30d": build("30d"),
   });
   return {
-    games: byPeriod((period) => gameAggregates(games.rows, sums, period)),
+    games: byPeriod((period) => gameAggregates(games, sums, period)),
     conditions: byPeriod((period) => conditionAggregates(sums, period)),
+    cellsVersion,
+    slid,
   };
 };
-
-type Sums = { redirects: SumRow[]; watches: SumRow[]; searches: SumRow[] };
 
 /** Adds up a column of rows per game. */
 const totalPerGame = (rows: readonly SumRow[], name: string, period: Period) => {
@@ -141,7 +148,7 @@ const totalPerGame = (rows: readonly SumRow[], name: string, period: Period) => 
   return totals;
 };
 
-const gameAggregates = (games: readonly GameRow[], sums: Sums, period: Period): GameAggregate[] => {
+const gameAggregates = (games: readonly GameRow[], sums: EventSums, period: Period): GameAggregate[] => {
   const redirects = new Map(sums.redirects.map((row) => [row.game_id, row]));
   const watches = totalPerGame(sums.watches, "n", period);
   const searches = totalPerGame(sums.searches, "n", period);
@@ -164,7 +171,7 @@ const gameAggregates = (games: readonly GameRow[], sums: Sums, period: Period): 
 /** The listing conditions a redirect cell counts, each as its own column (`loose_d`, `cib_d`, ...). */
 const REDIRECT_CONDITIONS: readonly ConditionAggregate["condition"][] = ["loose", "cib", "new"];
 
-const conditionAggregates = (sums: Sums, period: Period): Map<number, ConditionAggregate[]> => {
+const conditionAggregates = (sums: EventSums, period: Period): Map<number, ConditionAggregate[]> => {
   const byGame = new Map<number, Map<string, ConditionAggregate>>();
   const entry = (gameId: number, condition: ConditionAggregate["condition"]) => {
     const conditions = byGame.get(gameId) ?? new Map<string, ConditionAggregate>();

@@ -38,20 +38,24 @@ export const cellsVersion = async (sql: Sql): Promise<number> => {
 export type SlidableSnapshots = Record<Exclude<Period, "day">, number>;
 
 /**
- * The ids of the 7d and 30d snapshots of D-1 if both still describe the search cells of their
- * windows (D-30..D-1 covers both): written with a cells version, and no search rebuild since then
- * touched those days. Null otherwise: the rollup of D then aggregates its windows in full.
+ * The ids of the 7d and 30d snapshots of D-1 if both still describe the cells of `families` in
+ * their windows (D-30..D-1 covers both): written with a cells version, and no rebuild of those
+ * families since then touched those days. Null otherwise: the rollup of D then aggregates its
+ * windows in full.
  */
-export const slidableSearchSnapshots = async (sql: Sql, date: IsoDay): Promise<SlidableSnapshots | null> => {
-  const previous = addDays(date, -1);
+export const slidableSnapshots = async (
+  sql: Sql,
+  date: IsoDay,
+  families: readonly Family[],
+): Promise<SlidableSnapshots | null> => {
   const { rows } = await sql.query<{ id: number; period: "7d" | "30d" }>(
     `SELECT s.id, s.period FROM snapshots s
      WHERE s.date = $1::date AND s.period IN ('7d', '30d') AND s.cells_version IS NOT NULL
        AND NOT EXISTS (
          SELECT 1 FROM event_cell_rebuilds r
-         WHERE r.version > s.cells_version AND r.family = 'search'
+         WHERE r.version > s.cells_version AND r.family = ANY($3::text[])
            AND (r.first_day IS NULL OR (r.first_day <= $1::date AND r.last_day >= $2::date)))`,
-    [previous, addDays(date, -30)],
+    [addDays(date, -1), addDays(date, -30), families],
   );
   const week = rows.find((r) => r.period === "7d");
   const month = rows.find((r) => r.period === "30d");

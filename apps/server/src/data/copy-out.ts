@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
+import type { IsoDay } from "../domain/analytics/windows.js";
 
 /**
  * The rows of a query whose first column is text (a key; NULL reads as "") and every other column a
@@ -28,6 +29,12 @@ export const readKeyedNumbers = async (
     for (let i = 0; i < width; i++) numbers[r * width + i] = row[i + 1] == null ? 0 : Number(row[i + 1]);
   });
   return { keys: rows.map((row) => (row[0] == null ? "" : String(row[0]))), numbers, width };
+};
+
+/** COPY takes no bind parameters: the date goes into the SQL as a literal, once checked. */
+export const withDateLiteral = (sql: string, date: IsoDay) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError(`not a date: ${date}`);
+  return sql.replaceAll("$1::date", `'${date}'::date`);
 };
 
 const copyOut = async (client: pg.PoolClient | pg.Client, select: string): Promise<string> => {

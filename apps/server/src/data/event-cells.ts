@@ -14,8 +14,8 @@ import type { Sql } from "./sql.js";
  * Cells are inserted in day order: a rollup reads a 30-day window of them, and with a day's cells
  * side by side it reads that window's pages instead of scanning every day ever loaded (90 days of
  * 10M events: the search aggregate of a rollup 1.2 s -> 0.9-1.0 s, and no longer growing with the
- * days kept). Search cells go in (day, gap) order, their key's: a rollup sliding the previous
- * date's windows reads one gap of a day at a time.
+ * days kept). Redirect and search cells go in (day, gap) order, their key's: a rollup sliding the
+ * previous date's windows reads one gap of a day at a time.
  *
  * Every rebuild is logged with the days it rebuilt (cell-versions.ts): a snapshot read before it
  * from cells of those days no longer describes them.
@@ -41,7 +41,7 @@ FROM (
 ) gapped
 WHERE day >= $1::date
 GROUP BY day, game_id, gap
-ORDER BY day`;
+ORDER BY day, gap`;
 
 /**
  * A search counts in scope 0 and in its console scope (its console_id, else its game's console;
@@ -92,7 +92,7 @@ SELECT day, game_id, condition, gap, count(*), sum(n), sum(mobile)
 FROM (SELECT *, ${gapOf("game_id, condition, user_id")} AS gap FROM keyed) gapped
 WHERE day >= $1::date
 GROUP BY day, game_id, condition, gap
-ORDER BY day`;
+ORDER BY day, gap`;
 
 const utcDay = (column: string) => `((${column}) AT TIME ZONE 'UTC')::date`;
 const utcStart = (day: string) => `((${day})::timestamp AT TIME ZONE 'UTC')`;

@@ -7,9 +7,9 @@ import { firstIn, inRollupSession, WINDOW } from "./analytics-aggregates.js";
 import {
   cellsVersion as readCellsVersion,
   type SlidableSnapshots,
-  slidableSearchSnapshots,
+  slidableSnapshots,
 } from "./cell-versions.js";
-import { readKeyedNumbers } from "./copy-out.js";
+import { readKeyedNumbers, withDateLiteral } from "./copy-out.js";
 
 /**
  * The search aggregate of a rollup of date D: per (scope, query), the sums of each period's window.
@@ -108,12 +108,6 @@ SELECT * FROM (
   WHERE snapshot_id IN (${before["7d"]}, ${before["30d"]}) AND ${inHalf(scopes)}
 ) blocks
 ORDER BY scope_console_id, query COLLATE "C", block`;
-
-/** COPY takes no bind parameters: the date goes into the SQL as a literal, once checked. */
-const withDateLiteral = (sql: string, date: IsoDay) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError(`not a date: ${date}`);
-  return sql.replaceAll("$1::date", `'${date}'::date`);
-};
 
 /**
  * A block row's sums after query, scope and block, in CELL_SUMS's order: the index of each in a
@@ -248,7 +242,7 @@ const loadScopeHalf = async (
   // The version, the choice and the cells come from one transaction's view (a repeatable read).
   const { rows, cellsVersion, before } = await inRollupSession(db, async (client) => {
     const cellsVersion = await readCellsVersion(client);
-    const before = await slidableSearchSnapshots(client, date);
+    const before = await slidableSnapshots(client, date, ["search"]);
     const sql = before ? slideSql(scopes, before) : fullSql(scopes);
     return {
       rows: await readKeyedNumbers(client, withDateLiteral(sql, date), options),

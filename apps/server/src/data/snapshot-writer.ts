@@ -86,6 +86,7 @@ const CONDITIONS = snapshotTable<ConditionSnapshotFields>("condition_snapshot_ro
   ["mobile_share", "float8", (r) => r.mobileShare],
   ["redirects", "int", (r) => r.redirects],
   ["watch_count", "int", (r) => r.watchCount],
+  ["mobile_count", "int", (r) => r.mobileCount],
 ]);
 
 /** The tables holding a snapshot's rows, keyed by `snapshot_id`. */

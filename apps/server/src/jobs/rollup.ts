@@ -40,7 +40,7 @@ export const rollupDate = async (
   const started = performance.now();
   await refreshCells(db.pool);
   const copy = !db.embedded;
-  const events = loadEventAggregates(db.pool, date);
+  const events = loadEventAggregates(db.pool, date, { copy });
   const searchHalves = loadQueryAggregateHalves(db.pool, date, { copy });
   const parts: Part[] = [
     events.then(({ games, conditions }) => (period) => ({
@@ -55,9 +55,9 @@ export const rollupDate = async (
       })),
     ),
   ];
-  // The snapshots' search rows are as old as the older half's cells (cell-versions.ts).
-  const cellsVersion = Promise.all(searchHalves).then((halves) =>
-    Math.min(...halves.map((half) => half.cellsVersion)),
+  // The snapshots are as old as their oldest part's cells (cell-versions.ts).
+  const cellsVersion = Promise.all([events, ...searchHalves]).then((read) =>
+    Math.min(...read.map((part) => part.cellsVersion)),
   );
   // A failed part is reported by the writers; this keeps one no writer waited for (its own start
   // failed first) from going unobserved.
@@ -70,14 +70,18 @@ export const rollupDate = async (
   } else {
     await settleAll(WRITE_ORDER.map(write));
   }
-  const slid = (await Promise.all(searchHalves)).every((half) => half.slid);
-  return { durationMs: performance.now() - started, searchesSlid: slid };
+  return {
+    durationMs: performance.now() - started,
+    searchesSlid: (await Promise.all(searchHalves)).every((half) => half.slid),
+    eventsSlid: (await events).slid,
+  };
 };
 
 export type RollupResult = {
   durationMs: number;
-  /** Whether the search windows were slid from the previous date's snapshots (search-aggregates.ts). */
+  /** Whether the windows were slid from the previous date's snapshots (search-aggregates.ts, event-slide.ts). */
   searchesSlid: boolean;
+  eventsSlid: boolean;
 };
 
 /**

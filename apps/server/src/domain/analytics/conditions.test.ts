@@ -20,6 +20,7 @@ describe("market-wide condition rows", () => {
         mobileShare: 0.74,
         redirects: 0,
         watchCount: 0,
+        mobileCount: 3_848,
       },
       {
         gameId: 0,
@@ -31,6 +32,7 @@ describe("market-wide condition rows", () => {
         mobileShare: 0.69,
         redirects: 0,
         watchCount: 0,
+        mobileCount: 2_070,
       },
       {
         gameId: 0,
@@ -42,6 +44,7 @@ describe("market-wide condition rows", () => {
         mobileShare: 0.77,
         redirects: 0,
         watchCount: 0,
+        mobileCount: 1_001,
       },
       {
         gameId: 0,
@@ -53,6 +56,7 @@ describe("market-wide condition rows", () => {
         mobileShare: 0.61,
         redirects: 0,
         watchCount: 0,
+        mobileCount: 305,
       },
     ]);
   });

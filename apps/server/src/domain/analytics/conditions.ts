@@ -37,6 +37,8 @@ export type ConditionSnapshotFields = {
   mobileShare: number;
   redirects: number;
   watchCount: number;
+  /** The raw count behind `mobileShare` (rounded); null in rows written before it was kept. */
+  mobileCount: number | null;
 };
 
 /**
@@ -73,6 +75,7 @@ export const buildConditionRows = (
         mobileShare: round4(ratio(a.mobileCount, a.searchCount)),
         redirects: a.condition === "any" ? 0 : (a.redirects ?? 0),
         watchCount: a.condition === "any" ? 0 : (a.watchCount ?? 0),
+        mobileCount: a.mobileCount,
       },
     }))
     .sort((a, b) => desc(a.row.searchCount, b.row.searchCount) || a.order - b.order)
