@@ -2,7 +2,7 @@ import type { Period } from "@gmi/contract";
 import type pg from "pg";
 import type { IsoDay } from "../domain/analytics/windows.js";
 import { type SlidableSnapshots, slidableSnapshots } from "./cell-versions.js";
-import { readKeyedNumbers, withDateLiteral } from "./copy-out.js";
+import { type KeyedNumbers, readKeyedNumbers, withDateLiteral } from "./copy-out.js";
 import { type SumRow, sumColumn } from "./event-sums.js";
 import type { Sql } from "./sql.js";
 
@@ -21,9 +21,6 @@ import type { Sql } from "./sql.js";
  * condition, which only count in a game's total: its total less its conditions' searches. Only
  * their count is slid; their users and mobile searches, never read, are left out.
  */
-
-/** The listing conditions whose redirects a game's sums count, each under its own name. */
-const REDIRECT_CONDITIONS: ReadonlySet<string> = new Set(["loose", "cib", "new"]);
 
 /** Cells a slide reads: of D, of the two leaving days, and of each day returning to one of them. */
 const slideCells = () => {
@@ -70,66 +67,134 @@ export const slidableEventSnapshots = async (sql: Sql, date: IsoDay): Promise<Sl
   return rows[0]?.missing ? null : before;
 };
 
-/** The windows a slid sum is kept for, by the length that names them in the SQL above. */
-const WINDOW_OF: Record<number, Period> = { 7: "7d", 30: "30d" };
+/** The periods in the order of a sum table's blocks. */
+const PERIOD_ORDER: readonly Period[] = ["day", "7d", "30d"];
 
-/** Sum rows by (game, condition), each sum added to as the cells and D-1's rows come. */
-class SumRows {
-  private readonly rows = new Map<string, SumRow>();
+/** D-1's window a base row belongs to, by the length that names it in the SQL above. */
+const BLOCK_OF_WINDOW: Record<number, number> = { 7: 1, 30: 2 };
 
-  add(gameId: number, condition: string, name: string, period: Period, value: number) {
-    const key = `${gameId}\t${condition}`;
-    let row = this.rows.get(key);
-    if (!row) {
-      row = { game_id: gameId, condition } as SumRow;
-      this.rows.set(key, row);
+/**
+ * The sums of rows keyed by (game, condition), each a block of `names.length` per period: added to
+ * in place as D-1's rows and the cells come, and made into sum rows at the end (~300k additions a
+ * rollup, where a string key and a property name per addition showed in profiles).
+ */
+class SumTable {
+  private readonly byCondition = new Map<string, Map<number, Float64Array>>();
+
+  constructor(private readonly names: readonly string[]) {}
+
+  sums(gameId: number, condition: string): Float64Array {
+    let games = this.byCondition.get(condition);
+    if (!games) {
+      games = new Map();
+      this.byCondition.set(condition, games);
     }
-    const column = sumColumn(name, period);
-    row[column] = (row[column] ?? 0) + value;
+    let sums = games.get(gameId);
+    if (!sums) {
+      sums = new Float64Array(this.names.length * PERIOD_ORDER.length);
+      games.set(gameId, sums);
+    }
+    return sums;
   }
 
-  list(): SumRow[] {
-    return [...this.rows.values()];
+  add(gameId: number, condition: string, name: number, block: number, value: number) {
+    const sums = this.sums(gameId, condition);
+    sums[block * this.names.length + name] = (sums[block * this.names.length + name] as number) + value;
+  }
+
+  rows(): SumRow[] {
+    const rows: SumRow[] = [];
+    for (const [condition, games] of this.byCondition)
+      for (const [gameId, sums] of games) {
+        const row = { game_id: gameId, condition } as SumRow;
+        PERIOD_ORDER.forEach((period, block) => {
+          this.names.forEach((name, i) => {
+            row[sumColumn(name, period)] = sums[block * this.names.length + i] as number;
+          });
+        });
+        rows.push(row);
+      }
+    return rows;
   }
 }
 
 /**
- * Adds a cell of day D+`offset` to the sums it changes: `counts` are its plain sums by name, and
- * `users` its (key, user) pairs, counted under `u` (none when null).
+ * What a cell of day D+`offset` (offset <= 0) and gap `gap` adds to each period's sums (day, 7d,
+ * 30d): its counts times `counts[period]`, its (key, user) pairs times `users[period]`. A cell of D
+ * is in every window, its pairs new in a window when their previous day is before it; a leaving
+ * day's cell is taken away; a cell returning to a leaving day keeps its pairs in the window.
  */
-const slideCell = (
-  add: (name: string, period: Period, value: number) => void,
-  offset: number,
-  gap: number,
-  counts: ReadonlyArray<readonly [string, number]>,
-  users: number | null,
-) => {
-  const addCounts = (period: Period, sign: number) => {
-    for (const [name, value] of counts) add(name, period, sign * value);
-  };
-  const addUsers = (period: Period, value: number) => {
-    if (users !== null) add("u", period, value);
-  };
+type CellEffect = { counts: readonly number[]; users: readonly number[] };
+
+const cellEffect = (offset: number, gap: number): CellEffect => {
+  const counts = [0, 0, 0];
+  const users = [0, 0, 0];
   if (offset === 0) {
-    addCounts("day", 1);
-    addCounts("7d", 1);
-    addCounts("30d", 1);
-    addUsers("day", users ?? 0);
-    if (gap >= 7) addUsers("7d", users ?? 0);
-    if (gap >= 30) addUsers("30d", users ?? 0);
+    counts.fill(1);
+    users[0] = 1;
+    users[1] = gap >= 7 ? 1 : 0;
+    users[2] = gap >= 30 ? 1 : 0;
   }
-  for (const [leaving, period] of [
-    [7, "7d"],
-    [30, "30d"],
+  for (const [leaving, block] of [
+    [7, 1],
+    [30, 2],
   ] as const) {
     if (offset === -leaving) {
-      addCounts(period, -1);
-      addUsers(period, -(users ?? 0));
+      counts[block] = -1;
+      users[block] = -1;
     }
-    // Active again inside the window after the leaving day: still counted.
-    if (offset < 0 && offset > -leaving && offset - gap === -leaving) addUsers(period, users ?? 0);
+    if (offset < 0 && offset > -leaving && offset - gap === -leaving) users[block] = 1;
+  }
+  return { counts, users };
+};
+
+/** The effect of every (offset, gap) a slide reads (offsets 0..-30, gaps 1..31), computed once. */
+const EFFECTS: readonly CellEffect[] = Array.from({ length: 31 * 32 }, (_, i) =>
+  cellEffect(-Math.floor(i / 32), i % 32),
+);
+const effectOf = (offset: number, gap: number) => EFFECTS[-offset * 32 + gap] as CellEffect;
+
+/**
+ * The sums of a table: `u` first (a cell's pairs), then the counts in the order of the cell columns
+ * after users (REDIRECT_CELLS_SQL, SEARCH_CELLS_SQL).
+ */
+const R = { users: 0, redirects: 1, loose: 2, cib: 3, new: 4 } as const;
+const REDIRECT_SUMS = ["u", "r", "loose", "cib", "new"];
+const S = { users: 0, searches: 1, mobile: 2 } as const;
+const SEARCH_SUMS = ["u", "n", "mob"];
+
+/** Where a condition row's redirects go in the redirect sums. */
+const REDIRECT_SUM_OF: ReadonlyMap<string, number> = new Map([
+  ["loose", R.loose],
+  ["cib", R.cib],
+  ["new", R.new],
+]);
+
+/**
+ * Adds the cells (rows of: offset, gap, game id, users, then the counts) to `table`, each to the
+ * sums `kept(condition)` lists.
+ */
+const addCells = (table: SumTable, cells: KeyedNumbers, kept: (condition: string) => readonly number[]) => {
+  const { numbers, width } = cells;
+  const sumCount = width - 3;
+  for (let i = 0; i < cells.keys.length; i++) {
+    const at = i * width;
+    const condition = cells.keys[i] as string;
+    const effect = effectOf(numbers[at] as number, numbers[at + 1] as number);
+    const sums = table.sums(numbers[at + 2] as number, condition);
+    for (let block = 0; block < PERIOD_ORDER.length; block++) {
+      for (const sum of kept(condition)) {
+        const times = sum === 0 ? effect.users[block] : effect.counts[block];
+        const slot = block * sumCount + sum;
+        sums[slot] = (sums[slot] as number) + (times as number) * (numbers[at + 3 + sum] as number);
+      }
+    }
   }
 };
+
+const ALL_REDIRECT_SUMS = REDIRECT_SUMS.map((_, i) => i);
+const ALL_SEARCH_SUMS = SEARCH_SUMS.map((_, i) => i);
+const SEARCH_COUNT_ONLY = [S.searches];
 
 /** The redirect sums per game and the search sums per (game, condition) of D, slid from `before`. */
 export const slideEventSums = async (
@@ -144,15 +209,15 @@ export const slideEventSums = async (
   const redirectCells = await read(REDIRECT_CELLS_SQL);
   const searchCells = await read(SEARCH_CELLS_SQL);
 
-  const redirects = new SumRows();
-  const searches = new SumRows();
+  const redirects = new SumTable(REDIRECT_SUMS);
+  const searches = new SumTable(SEARCH_SUMS);
   // D-1's windows. A game's searches without a condition: its total, less its conditions' below.
   for (let i = 0; i < liquidity.keys.length; i++) {
     const [window, gameId, redirectCount, users, searchCount] = liquidity.numbers.subarray(i * 5, i * 5 + 5);
-    const period = WINDOW_OF[window as number] as Period;
-    redirects.add(gameId as number, "", "r", period, redirectCount as number);
-    redirects.add(gameId as number, "", "u", period, users as number);
-    searches.add(gameId as number, "", "n", period, searchCount as number);
+    const block = BLOCK_OF_WINDOW[window as number] as number;
+    redirects.add(gameId as number, "", R.redirects, block, redirectCount as number);
+    redirects.add(gameId as number, "", R.users, block, users as number);
+    searches.add(gameId as number, "", S.searches, block, searchCount as number);
   }
   for (let i = 0; i < conditions.keys.length; i++) {
     const condition = conditions.keys[i] as string;
@@ -160,49 +225,17 @@ export const slideEventSums = async (
       i * 6,
       i * 6 + 6,
     );
-    const period = WINDOW_OF[window as number] as Period;
-    searches.add(gameId as number, condition, "n", period, searchCount as number);
-    searches.add(gameId as number, condition, "u", period, users as number);
-    searches.add(gameId as number, condition, "mob", period, mobile as number);
-    searches.add(gameId as number, "", "n", period, -(searchCount as number));
-    if (REDIRECT_CONDITIONS.has(condition))
-      redirects.add(gameId as number, "", condition, period, redirectCount as number);
+    const block = BLOCK_OF_WINDOW[window as number] as number;
+    searches.add(gameId as number, condition, S.searches, block, searchCount as number);
+    searches.add(gameId as number, condition, S.users, block, users as number);
+    searches.add(gameId as number, condition, S.mobile, block, mobile as number);
+    searches.add(gameId as number, "", S.searches, block, -(searchCount as number));
+    const redirectName = REDIRECT_SUM_OF.get(condition);
+    if (redirectName !== undefined)
+      redirects.add(gameId as number, "", redirectName, block, redirectCount as number);
   }
-  // The cells.
-  for (let i = 0; i < redirectCells.keys.length; i++) {
-    const [offset, gap, gameId, users, redirectCount, loose, cib, sealed] = redirectCells.numbers.subarray(
-      i * 8,
-      i * 8 + 8,
-    );
-    slideCell(
-      (name, period, value) => redirects.add(gameId as number, "", name, period, value),
-      offset as number,
-      gap as number,
-      [
-        ["r", redirectCount as number],
-        ["loose", loose as number],
-        ["cib", cib as number],
-        ["new", sealed as number],
-      ],
-      users as number,
-    );
-  }
-  for (let i = 0; i < searchCells.keys.length; i++) {
-    const condition = searchCells.keys[i] as string;
-    const [offset, gap, gameId, users, searchCount, mobile] = searchCells.numbers.subarray(i * 6, i * 6 + 6);
-    const withoutCondition = condition === "";
-    slideCell(
-      (name, period, value) => searches.add(gameId as number, condition, name, period, value),
-      offset as number,
-      gap as number,
-      withoutCondition
-        ? [["n", searchCount as number]]
-        : [
-            ["n", searchCount as number],
-            ["mob", mobile as number],
-          ],
-      withoutCondition ? null : (users as number),
-    );
-  }
-  return { redirects: redirects.list(), searches: searches.list() };
+  addCells(redirects, redirectCells, () => ALL_REDIRECT_SUMS);
+  // A game's searches without a condition: only their count is kept (module comment).
+  addCells(searches, searchCells, (condition) => (condition === "" ? SEARCH_COUNT_ONLY : ALL_SEARCH_SUMS));
+  return { redirects: redirects.rows(), searches: searches.rows() };
 };
