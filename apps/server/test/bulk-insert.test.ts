@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bulkInsert, type Table } from "../src/data/bulk-insert.js";
+import { bulkInsert, insertWritten, type Table, type WrittenTable } from "../src/data/bulk-insert.js";
 import { useTestDatabase } from "./helpers/setup.js";
 
 const db = useTestDatabase({ catalog: false });
@@ -85,44 +85,51 @@ describe("bulkInsert", () => {
     expect(await readBack()).toEqual(expected(3));
   });
 
-  it("sends tables of int, float8, text and int[] columns in the binary format, exactly", async ({
-    skip,
-  }) => {
-    if (db().embedded) skip();
-    const pool = db().pool;
-    await pool.query(
-      "DROP TABLE IF EXISTS binary_probe; CREATE TABLE binary_probe (n int PRIMARY KEY, x float8, t text, a int[])",
-    );
-    const table: Table = {
-      name: "binary_probe",
-      columns: [
-        { name: "n", type: "int" },
-        { name: "x", type: "float8" },
-        { name: "t", type: "text" },
-        { name: "a", type: "int[]" },
-      ],
-    };
-    const texts = ["", "tab\there\n", "back\\slash \\N", "zelda \u{1F3AE} ₩ é", "x".repeat(70_000)];
-    const floats = [0, -0.5, 1 / 3, 0.3333, 1e-300, 123456789.125, Number.MAX_VALUE];
-    const rows = Array.from({ length: 3_000 }, (_, i) => [
-      i === 0 ? -(2 ** 31) : i === 1 ? 2 ** 31 - 1 : i,
-      i % 9 === 0 ? null : (floats[i % floats.length] as number),
-      i % 13 === 0 ? null : `${texts[i % texts.length]}${i}`,
-      i % 4 === 0 ? null : i % 4 === 1 ? [] : [i, -i, 2 ** 31 - 1],
-    ]);
-    const client = await pool.connect();
-    try {
-      expect(await bulkInsert(client, table, rows, { copy: true })).toBe(rows.length);
-      // A value the column cannot hold fails the COPY with a clear error; the connection stays usable.
-      await expect(bulkInsert(client, table, [[1.5, 0, "x", []]], { copy: true })).rejects.toThrow(
-        /not a 32-bit integer/,
+  for (const copy of [true, false]) {
+    it(`writes objects field by field, exactly (${copy ? "binary COPY" : "INSERT batches"})`, async ({
+      skip,
+    }) => {
+      if (copy && db().embedded) skip();
+      const pool = db().pool;
+      await pool.query(
+        "DROP TABLE IF EXISTS written_probe; CREATE TABLE written_probe (n int PRIMARY KEY, x float8, t text, a int[])",
       );
-      expect((await client.query("SELECT count(*)::int AS n FROM binary_probe")).rows[0].n).toBe(rows.length);
-    } finally {
-      client.release();
-    }
-    const { rows: back } = await pool.query("SELECT n, x, t, a FROM binary_probe");
-    const byN = (list: unknown[][]) => [...list].sort((a, b) => (a[0] as number) - (b[0] as number));
-    expect(byN(back.map((r) => [r.n, r.x, r.t, r.a]))).toEqual(byN(rows));
-  });
+      type Probe = { n: number; x: number | null; t: string | null; a: number[] | null };
+      const table: WrittenTable<Probe> = {
+        name: "written_probe",
+        write: (f, r) => {
+          f.int("n", r.n);
+          f.float8("x", r.x);
+          f.text("t", r.t);
+          f.intArray("a", r.a);
+        },
+      };
+      const texts = ["", "tab\there\n", "back\\slash \\N", "zelda \u{1F3AE} ₩ é", "x".repeat(70_000)];
+      const floats = [0, -0.5, 1 / 3, 0.3333, 1e-300, 123456789.125, Number.MAX_VALUE];
+      const rows: Probe[] = Array.from({ length: 3_000 }, (_, i) => ({
+        n: i === 0 ? -(2 ** 31) : i === 1 ? 2 ** 31 - 1 : i,
+        x: i % 9 === 0 ? null : (floats[i % floats.length] as number),
+        t: i % 13 === 0 ? null : `${texts[i % texts.length]}${i}`,
+        a: i % 4 === 0 ? null : i % 4 === 1 ? [] : [i, -i, 2 ** 31 - 1],
+      }));
+      const client = await pool.connect();
+      try {
+        expect(await insertWritten(client, table, rows, { copy })).toBe(rows.length);
+        expect(await insertWritten(client, table, [], { copy })).toBe(0);
+        if (copy) {
+          // A value the column cannot hold fails the COPY with a clear error; the connection stays usable.
+          await expect(
+            insertWritten(client, table, [{ n: 1.5, x: 0, t: "x", a: [] }], { copy }),
+          ).rejects.toThrow(/not a 32-bit integer/);
+        }
+        expect((await client.query("SELECT count(*)::int AS n FROM written_probe")).rows[0].n).toBe(
+          rows.length,
+        );
+      } finally {
+        client.release();
+      }
+      const { rows: back } = await pool.query("SELECT n, x, t, a FROM written_probe ORDER BY n");
+      expect(back).toEqual([...rows].sort((a, b) => a.n - b.n));
+    });
+  }
 });

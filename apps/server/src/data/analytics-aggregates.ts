@@ -45,7 +45,9 @@ const activeAlerts = (p: Period) =>
  *   default 4 MB had the planner sort them through temporary files (770 ms at 2M events);
  * - no parallel workers: a rollup already runs its aggregates side by side on every core, and the
  *   workers' coordination only added CPU (the game and condition aggregates at 10M events: 0.49-0.62
- *   core-seconds with them, 0.36-0.38 without, and no longer).
+ *   core-seconds with them, 0.36-0.38 without, and no longer);
+ * - no JIT compilation: its statements run for a few hundred milliseconds at most, and compiling
+ *   one took ~30 ms whenever the planner overestimated its rows.
  */
 export const inRollupSession = async <T>(
   pool: pg.Pool,
@@ -55,7 +57,7 @@ export const inRollupSession = async <T>(
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
     await client.query(
-      "SELECT set_config('work_mem', '128MB', true), set_config('max_parallel_workers_per_gather', '0', true)",
+      "SELECT set_config('work_mem', '128MB', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true)",
     );
     const result = await run(client);
     await client.query("COMMIT");
@@ -66,6 +68,16 @@ export const inRollupSession = async <T>(
   } finally {
     client.release();
   }
+};
+
+/**
+ * Makes the rest of a rollup session's transaction read through indexes only. A slide reads keyed
+ * ranges (cells of a few days and gaps, the previous date's snapshot rows), and those rows were
+ * written moments before: with statistics that do not know them yet, the planner chose a
+ * sequential scan of every snapshot kept.
+ */
+export const readByKeysOnly = async (client: pg.PoolClient): Promise<void> => {
+  await client.query("SELECT set_config('enable_seqscan', 'off', true)");
 };
 
 /**
@@ -119,6 +131,7 @@ export const loadEventAggregates = async (
     const games = (await client.query<GameRow>(GAMES_SQL)).rows;
     const watches = (await client.query<SumRow>(WATCH_SQL, [date])).rows;
     const before = await slidableEventSnapshots(client, date);
+    if (before) await readByKeysOnly(client);
     const slidOrFull = before
       ? await slideEventSums(client, date, before, options)
       : {

@@ -3,7 +3,7 @@ import { PERIODS } from "@gmi/contract";
 import type pg from "pg";
 import type { QueryAggregate } from "../domain/analytics/search-rows.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
-import { firstIn, inRollupSession, WINDOW } from "./analytics-aggregates.js";
+import { firstIn, inRollupSession, readByKeysOnly, WINDOW } from "./analytics-aggregates.js";
 import {
   cellsVersion as readCellsVersion,
   type SlidableSnapshots,
@@ -243,6 +243,7 @@ const loadScopeHalf = async (
   const { rows, cellsVersion, before } = await inRollupSession(db, async (client) => {
     const cellsVersion = await readCellsVersion(client);
     const before = await slidableSnapshots(client, date, ["search"]);
+    if (before) await readByKeysOnly(client);
     const sql = before ? slideSql(scopes, before) : fullSql(scopes);
     return {
       rows: await readKeyedNumbers(client, withDateLiteral(sql, date), options),

@@ -4,7 +4,7 @@ import type { ConditionSnapshotFields } from "../domain/analytics/conditions.js"
 import type { LiquiditySnapshotFields } from "../domain/analytics/liquidity.js";
 import type { SearchSnapshotFields } from "../domain/analytics/search-rows.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
-import { bulkInsert, type Row, type Table } from "./bulk-insert.js";
+import { insertWritten, type WrittenTable } from "./bulk-insert.js";
 import { type SearchOrderPage, searchOrderPages } from "./search-orders.js";
 import type { Sql } from "./sql.js";
 
@@ -15,82 +15,81 @@ export type SnapshotContent = {
 };
 
 /**
- * A table of snapshot rows: `snapshot_id`, then a column per field of the rows written into it,
- * each with the value it takes from a row.
+ * The tables of snapshot rows, each row written after its `snapshot_id` (writePart), a field per
+ * column in column order.
  */
-type SnapshotTable<T> = { table: Table; values: readonly ((row: T) => unknown)[] };
-
-const snapshotTable = <T>(name: string, columns: ReadonlyArray<[string, string, (row: T) => unknown]>) => ({
-  table: {
-    name,
-    columns: [
-      { name: "snapshot_id", type: "int" },
-      ...columns.map(([column, type]) => ({ name: column, type })),
-    ],
+const LIQUIDITY: WrittenTable<LiquiditySnapshotFields> = {
+  name: "liquidity_snapshot_rows",
+  write: (f, r) => {
+    f.int("scope_console_id", r.scopeConsoleId);
+    f.int("game_id", r.gameId);
+    f.int("redirects", r.redirects);
+    f.int("distinct_users", r.distinctUsers);
+    f.int("watch_count", r.watchCount);
+    f.int("search_count", r.searchCount);
+    f.float8("demand_index", r.demandIndex);
+    f.float8("momentum_value", r.momentumValue);
+    f.text("momentum_label", r.momentumLabel);
+    f.float8("price_accessibility", r.priceAccessibility);
+    f.int("liquidity_score", r.liquidityScore);
+    f.int("rank_liquidity", r.rankLiquidity);
+    f.int("rank_demand", r.rankDemand);
+    f.int("rank_value", r.rankValue);
   },
-  values: columns.map(([, , value]) => value),
-});
+};
 
-const LIQUIDITY = snapshotTable<LiquiditySnapshotFields>("liquidity_snapshot_rows", [
-  ["scope_console_id", "int", (r) => r.scopeConsoleId],
-  ["game_id", "int", (r) => r.gameId],
-  ["redirects", "int", (r) => r.redirects],
-  ["distinct_users", "int", (r) => r.distinctUsers],
-  ["watch_count", "int", (r) => r.watchCount],
-  ["search_count", "int", (r) => r.searchCount],
-  ["demand_index", "float8", (r) => r.demandIndex],
-  ["momentum_value", "float8", (r) => r.momentumValue],
-  ["momentum_label", "text", (r) => r.momentumLabel],
-  ["price_accessibility", "float8", (r) => r.priceAccessibility],
-  ["liquidity_score", "int", (r) => r.liquidityScore],
-  ["rank_liquidity", "int", (r) => r.rankLiquidity],
-  ["rank_demand", "int", (r) => r.rankDemand],
-  ["rank_value", "int", (r) => r.rankValue],
-]);
+const SEARCHES: WrittenTable<SearchSnapshotFields> = {
+  name: "search_snapshot_rows",
+  write: (f, r) => {
+    f.int("scope_console_id", r.scopeConsoleId);
+    f.text("query", r.query);
+    f.int("search_count", r.searchCount);
+    f.int("pricing_count", r.pricingCount);
+    f.int("site_search_count", r.siteSearchCount);
+    f.int("distinct_users", r.distinctUsers);
+    f.float8("mobile_share", r.mobileShare);
+    f.float8("avg_result_count", r.avgResultCount);
+    f.int("zero_result_count", r.zeroResultCount);
+    f.float8("zero_result_share", r.zeroResultShare);
+    f.float8("momentum_value", r.momentumValue);
+    f.text("momentum_label", r.momentumLabel);
+    f.int("demand_score", r.demandScore);
+    f.int("rank_volume", r.rankVolume);
+    f.int("rank_momentum", r.rankMomentum);
+    f.int("rank_unmet", r.rankUnmet);
+    f.int("mobile_count", r.mobileCount);
+    f.float8("result_count_sum", r.resultCountSum);
+  },
+};
 
-const SEARCHES = snapshotTable<SearchSnapshotFields>("search_snapshot_rows", [
-  ["scope_console_id", "int", (r) => r.scopeConsoleId],
-  ["query", "text", (r) => r.query],
-  ["search_count", "int", (r) => r.searchCount],
-  ["pricing_count", "int", (r) => r.pricingCount],
-  ["site_search_count", "int", (r) => r.siteSearchCount],
-  ["distinct_users", "int", (r) => r.distinctUsers],
-  ["mobile_share", "float8", (r) => r.mobileShare],
-  ["avg_result_count", "float8", (r) => r.avgResultCount],
-  ["zero_result_count", "int", (r) => r.zeroResultCount],
-  ["zero_result_share", "float8", (r) => r.zeroResultShare],
-  ["momentum_value", "float8", (r) => r.momentumValue],
-  ["momentum_label", "text", (r) => r.momentumLabel],
-  ["demand_score", "int", (r) => r.demandScore],
-  ["rank_volume", "int", (r) => r.rankVolume],
-  ["rank_momentum", "int", (r) => r.rankMomentum],
-  ["rank_unmet", "int", (r) => r.rankUnmet],
-  ["mobile_count", "int", (r) => r.mobileCount],
-  ["result_count_sum", "float8", (r) => r.resultCountSum],
-]);
+const SEARCH_ORDERS: WrittenTable<SearchOrderPage> = {
+  name: "search_snapshot_orders",
+  write: (f, o) => {
+    f.int("scope_console_id", o.scopeConsoleId);
+    f.text("sort", o.sort);
+    f.int("page", o.page);
+    f.intArray("volume_ranks", o.volumeRanks);
+  },
+};
 
-const SEARCH_ORDERS = snapshotTable<SearchOrderPage>("search_snapshot_orders", [
-  ["scope_console_id", "int", (o) => o.scopeConsoleId],
-  ["sort", "text", (o) => o.sort],
-  ["page", "int", (o) => o.page],
-  ["volume_ranks", "int[]", (o) => o.volumeRanks],
-]);
-
-const CONDITIONS = snapshotTable<ConditionSnapshotFields>("condition_snapshot_rows", [
-  ["game_id", "int", (r) => r.gameId],
-  ["condition", "text", (r) => r.condition],
-  ["rank", "int", (r) => r.rank],
-  ["search_count", "int", (r) => r.searchCount],
-  ["condition_share", "float8", (r) => r.conditionShare],
-  ["distinct_users", "int", (r) => r.distinctUsers],
-  ["mobile_share", "float8", (r) => r.mobileShare],
-  ["redirects", "int", (r) => r.redirects],
-  ["watch_count", "int", (r) => r.watchCount],
-  ["mobile_count", "int", (r) => r.mobileCount],
-]);
+const CONDITIONS: WrittenTable<ConditionSnapshotFields> = {
+  name: "condition_snapshot_rows",
+  write: (f, r) => {
+    f.int("game_id", r.gameId);
+    f.text("condition", r.condition);
+    f.int("rank", r.rank);
+    f.int("search_count", r.searchCount);
+    f.float8("condition_share", r.conditionShare);
+    f.int("distinct_users", r.distinctUsers);
+    f.float8("mobile_share", r.mobileShare);
+    f.int("redirects", r.redirects);
+    f.int("watch_count", r.watchCount);
+    f.int("mobile_count", r.mobileCount);
+  },
+};
 
 /** The tables holding a snapshot's rows, keyed by `snapshot_id`. */
-export const SNAPSHOT_ROW_TABLES = [LIQUIDITY, SEARCHES, SEARCH_ORDERS, CONDITIONS].map((t) => t.table.name);
+export const SNAPSHOT_ROW_TABLES = [LIQUIDITY, SEARCHES, SEARCH_ORDERS, CONDITIONS].map((t) => t.name);
 
 /** Deletes the snapshots of `date` (of one period, or of all three) and their rows. */
 export const deleteSnapshots = async (sql: Sql, date: IsoDay, period?: Period): Promise<void> => {
@@ -192,8 +191,8 @@ const writePart = async (
   part: SnapshotPart,
   options: { copy: boolean },
 ) => {
-  const write = <T>(spec: SnapshotTable<T>, rows: readonly T[]) =>
-    bulkInsert(client, spec.table, rowsOfSnapshot(id, spec, rows), options);
+  const write = <T>(table: WrittenTable<T>, rows: readonly T[]) =>
+    insertWritten(client, ofSnapshot(id, table), rows, options);
   if (part.liquidity) await write(LIQUIDITY, part.liquidity);
   if (part.searches) {
     await write(SEARCHES, part.searches);
@@ -203,16 +202,11 @@ const writePart = async (
   if (part.conditions) await write(CONDITIONS, part.conditions);
 };
 
-/**
- * A snapshot table's rows, made one at a time into one reused array (bulkInsert reads each row
- * before it asks for the next): ~200k arrays a rollup, and their garbage, showed in profiles.
- */
-function* rowsOfSnapshot<T>(id: number, spec: SnapshotTable<T>, rows: readonly T[]): Generator<Row> {
-  const { values } = spec;
-  const row: unknown[] = new Array(values.length + 1);
-  row[0] = id;
-  for (const item of rows) {
-    for (let i = 0; i < values.length; i++) row[i + 1] = (values[i] as (row: T) => unknown)(item);
-    yield row;
-  }
-}
+/** A snapshot table's rows, each after the snapshot's id. */
+const ofSnapshot = <T>(id: number, table: WrittenTable<T>): WrittenTable<T> => ({
+  name: table.name,
+  write: (f, row) => {
+    f.int("snapshot_id", id);
+    table.write(f, row);
+  },
+});
