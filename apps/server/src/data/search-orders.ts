@@ -20,47 +20,54 @@ export type SearchOrderPage = {
 
 const SORTS: readonly SearchOrderSort[] = ["momentum", "unmet"];
 
-/** The order pages of scored search rows (ranks dense from 1 within a scope and sort). */
+/**
+ * The order pages of scored search rows (ranks dense from 1 within a scope and sort). Rows come
+ * scope by scope, as `buildSearchRows` returns them: each scope is one run, read in one pass into
+ * arrays reused from scope to scope (per-row map lookups and arrays grown at scattered positions
+ * cost ~60 ms a rollup).
+ */
 export const searchOrderPages = (rows: readonly SearchSnapshotFields[]): SearchOrderPage[] => {
-  // Per scope and sort, the volume rank at each position of the order, in arrays sized up front:
-  // filled at scattered positions, a growing array went sparse and slow (~90 ms a rollup).
-  const sizes = new Map<number, Record<SearchOrderSort, number>>();
-  for (const row of rows) {
-    const size = sizes.get(row.scopeConsoleId) ?? { momentum: 0, unmet: 0 };
-    sizes.set(row.scopeConsoleId, size);
-    if (row.rankMomentum !== null) size.momentum++;
-    if (row.rankUnmet !== null) size.unmet++;
-  }
-  const orders = new Map<number, Record<SearchOrderSort, Int32Array>>();
-  for (const [scope, size] of sizes)
-    orders.set(scope, { momentum: new Int32Array(size.momentum), unmet: new Int32Array(size.unmet) });
-  const place = (
-    order: Int32Array,
-    rank: number,
-    volumeRank: number,
-    sort: SearchOrderSort,
-    scope: number,
-  ) => {
-    if (rank < 1 || rank > order.length || order[rank - 1] !== 0)
-      throw new RangeError(`the ${sort} ranks of scope ${scope} are not dense`);
-    order[rank - 1] = volumeRank;
+  const positions: Record<SearchOrderSort, Int32Array> = {
+    momentum: new Int32Array(rows.length),
+    unmet: new Int32Array(rows.length),
   };
-  for (const row of rows) {
-    const order = orders.get(row.scopeConsoleId) as Record<SearchOrderSort, Int32Array>;
-    if (row.rankMomentum !== null)
-      place(order.momentum, row.rankMomentum, row.rankVolume, "momentum", row.scopeConsoleId);
-    if (row.rankUnmet !== null)
-      place(order.unmet, row.rankUnmet, row.rankVolume, "unmet", row.scopeConsoleId);
-  }
   const pages: SearchOrderPage[] = [];
-  for (const [scopeConsoleId, scope] of orders) {
+  const seen = new Set<number>();
+  for (let start = 0; start < rows.length; ) {
+    const scopeConsoleId = (rows[start] as SearchSnapshotFields).scopeConsoleId;
+    if (seen.has(scopeConsoleId))
+      throw new RangeError(`the rows of scope ${scopeConsoleId} are not together`);
+    seen.add(scopeConsoleId);
+    const placed = { momentum: 0, unmet: 0 };
+    const place = (sort: SearchOrderSort, rank: number, volumeRank: number) => {
+      const order = positions[sort];
+      if (rank < 1 || rank > rows.length - start || order[rank - 1] !== 0)
+        throw new RangeError(`the ${sort} ranks of scope ${scopeConsoleId} are not dense`);
+      order[rank - 1] = volumeRank;
+      placed[sort]++;
+    };
+    let end = start;
+    for (
+      ;
+      end < rows.length && (rows[end] as SearchSnapshotFields).scopeConsoleId === scopeConsoleId;
+      end++
+    ) {
+      const row = rows[end] as SearchSnapshotFields;
+      if (row.rankMomentum !== null) place("momentum", row.rankMomentum, row.rankVolume);
+      if (row.rankUnmet !== null) place("unmet", row.rankUnmet, row.rankVolume);
+    }
     for (const sort of SORTS) {
-      const volumeRanks = scope[sort];
-      for (let page = 0; page * ORDER_PAGE_SIZE < volumeRanks.length; page++) {
-        const slice = volumeRanks.subarray(page * ORDER_PAGE_SIZE, (page + 1) * ORDER_PAGE_SIZE);
+      const order = positions[sort].subarray(0, placed[sort]);
+      // Distinct ranks up to the count placed, with no hole: every slot is taken.
+      if (order.includes(0))
+        throw new RangeError(`the ${sort} ranks of scope ${scopeConsoleId} are not dense`);
+      for (let page = 0; page * ORDER_PAGE_SIZE < order.length; page++) {
+        const slice = order.subarray(page * ORDER_PAGE_SIZE, (page + 1) * ORDER_PAGE_SIZE);
         pages.push({ scopeConsoleId, sort, page, volumeRanks: Array.from(slice) });
       }
+      positions[sort].fill(0, 0, end - start);
     }
+    start = end;
   }
   return pages;
 };
