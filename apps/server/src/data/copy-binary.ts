@@ -49,13 +49,19 @@ export class BinaryCopyEncoder implements FieldWriter {
   }
 
   int(_column: string, value: number | null): void {
-    if (value === null) return this.int32(-1);
+    if (value === null) {
+      this.int32(-1);
+      return;
+    }
     this.int32(4);
     this.int32(asInt4(value));
   }
 
   float8(_column: string, value: number | null): void {
-    if (value === null) return this.int32(-1);
+    if (value === null) {
+      this.int32(-1);
+      return;
+    }
     this.int32(8);
     this.ensure(8);
     this.view.setFloat64(this.offset, value);
@@ -63,7 +69,10 @@ export class BinaryCopyEncoder implements FieldWriter {
   }
 
   text(_column: string, value: string | null): void {
-    if (value === null) return this.int32(-1);
+    if (value === null) {
+      this.int32(-1);
+      return;
+    }
     // At most three bytes of UTF-8 per UTF-16 code unit.
     this.ensure(4 + value.length * 3);
     const length = this.buffer.write(value, this.offset + 4, "utf8");
@@ -73,7 +82,10 @@ export class BinaryCopyEncoder implements FieldWriter {
 
   /** A one-dimensional int4 array without nulls: dimensions, flags, element type, then elements. */
   intArray(_column: string, value: readonly number[] | null): void {
-    if (value === null) return this.int32(-1);
+    if (value === null) {
+      this.int32(-1);
+      return;
+    }
     const header = value.length === 0 ? 12 : 20;
     this.int32(header + value.length * 8);
     this.int32(value.length === 0 ? 0 : 1);

@@ -1,4 +1,4 @@
-import type { Period } from "@gmi/contract";
+import { PERIODS } from "@gmi/contract";
 import type pg from "pg";
 import type { IsoDay } from "../domain/analytics/windows.js";
 import { type SlidableSnapshots, slidableSnapshots } from "./cell-versions.js";
@@ -67,14 +67,12 @@ export const slidableEventSnapshots = async (sql: Sql, date: IsoDay): Promise<Sl
   return rows[0]?.missing ? null : before;
 };
 
-/** The periods in the order of a sum table's blocks. */
-const PERIOD_ORDER: readonly Period[] = ["day", "7d", "30d"];
-
 /** D-1's window a base row belongs to, by the length that names it in the SQL above. */
 const BLOCK_OF_WINDOW: Record<number, number> = { 7: 1, 30: 2 };
 
 /**
- * The sums of rows keyed by (game, condition), each a block of `names.length` per period: added to
+ * The sums of rows keyed by (game, condition), each a block of `names.length` per period (in PERIODS
+ * order): added to
  * in place as D-1's rows and the cells come, and made into sum rows at the end (~300k additions a
  * rollup, where a string key and a property name per addition showed in profiles).
  */
@@ -91,7 +89,7 @@ class SumTable {
     }
     let sums = games.get(gameId);
     if (!sums) {
-      sums = new Float64Array(this.names.length * PERIOD_ORDER.length);
+      sums = new Float64Array(this.names.length * PERIODS.length);
       games.set(gameId, sums);
     }
     return sums;
@@ -107,7 +105,7 @@ class SumTable {
     for (const [condition, games] of this.byCondition)
       for (const [gameId, sums] of games) {
         const row = { game_id: gameId, condition } as SumRow;
-        PERIOD_ORDER.forEach((period, block) => {
+        PERIODS.forEach((period, block) => {
           this.names.forEach((name, i) => {
             row[sumColumn(name, period)] = sums[block * this.names.length + i] as number;
           });
@@ -182,7 +180,7 @@ const addCells = (table: SumTable, cells: KeyedNumbers, kept: (condition: string
     const condition = cells.keys[i] as string;
     const effect = effectOf(numbers[at] as number, numbers[at + 1] as number);
     const sums = table.sums(numbers[at + 2] as number, condition);
-    for (let block = 0; block < PERIOD_ORDER.length; block++) {
+    for (let block = 0; block < PERIODS.length; block++) {
       for (const sum of kept(condition)) {
         const times = sum === 0 ? effect.users[block] : effect.counts[block];
         const slot = block * sumCount + sum;

@@ -24,7 +24,7 @@ import { readKeyedNumbers, withDateLiteral } from "./copy-out.js";
  *   whose gap points back exactly to the leaving day. At 10M events that reads ~80k cells and
  *   ~150k snapshot rows instead of ~800k cells.
  * Both read rows of the same shape: (query, scope, block, eight plain sums), where a block is a
- * stretch or a term of the slide, and the periods are sums of blocks (PERIOD_TERMS).
+ * stretch or a term of the slide, and the periods are sums of blocks (FULL_TERMS, SLIDE_TERMS).
  */
 
 /** The blocks of a full read: the stretches of the window. */

@@ -30,7 +30,9 @@ type Part = Promise<(period: Period) => SnapshotPart>;
  * search aggregate's two halves arrive far apart, and a write overlapping an aggregate uses a core
  * that would otherwise wait. The embedded database multiplexes every connection onto one session,
  * where nothing else may run inside a snapshot's transaction: there everything is loaded first and
- * the periods are written one after the other.
+ * the periods are written one after the other. Each aggregate slides the previous date's windows by
+ * a day when its snapshots still describe the cells, else reads whole windows (search-aggregates.ts,
+ * event-slide.ts); the snapshots keep the cells version they were read at (cell-versions.ts).
  */
 export const rollupDate = async (
   db: Database,
