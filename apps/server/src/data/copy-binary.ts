@@ -49,19 +49,13 @@ export class BinaryCopyEncoder implements FieldWriter {
   }
 
   int(_column: string, value: number | null): void {
-    if (value === null) {
-      this.int32(-1);
-      return;
-    }
+    if (this.wroteNull(value)) return;
     this.int32(4);
     this.int32(asInt4(value));
   }
 
   float8(_column: string, value: number | null): void {
-    if (value === null) {
-      this.int32(-1);
-      return;
-    }
+    if (this.wroteNull(value)) return;
     this.int32(8);
     this.ensure(8);
     this.view.setFloat64(this.offset, value);
@@ -69,10 +63,7 @@ export class BinaryCopyEncoder implements FieldWriter {
   }
 
   text(_column: string, value: string | null): void {
-    if (value === null) {
-      this.int32(-1);
-      return;
-    }
+    if (this.wroteNull(value)) return;
     // At most three bytes of UTF-8 per UTF-16 code unit.
     this.ensure(4 + value.length * 3);
     const length = this.buffer.write(value, this.offset + 4, "utf8");
@@ -82,10 +73,7 @@ export class BinaryCopyEncoder implements FieldWriter {
 
   /** A one-dimensional int4 array without nulls: dimensions, flags, element type, then elements. */
   intArray(_column: string, value: readonly number[] | null): void {
-    if (value === null) {
-      this.int32(-1);
-      return;
-    }
+    if (this.wroteNull(value)) return;
     const header = value.length === 0 ? 12 : 20;
     this.int32(header + value.length * 8);
     this.int32(value.length === 0 ? 0 : 1);
@@ -114,6 +102,13 @@ export class BinaryCopyEncoder implements FieldWriter {
     this.view.setInt16(this.offset, -1);
     this.offset += 2;
     return this.buffer.subarray(0, this.offset);
+  }
+
+  /** Writes a NULL field (length -1) when `value` is null. */
+  private wroteNull(value: unknown): value is null {
+    if (value !== null) return false;
+    this.int32(-1);
+    return true;
   }
 
   private fresh() {

@@ -21,6 +21,18 @@ import type { Sql } from "./sql.js";
  * from cells of those days no longer describes them.
  */
 
+/**
+ * SQL for the cells whose pairs were last active on D-`leaving` ($1 is D), on the days after it up
+ * to D-1: on day d, the cell of gap d - (D-leaving). One range of the (day, gap, ...) key each. A
+ * rollup sliding a window past that day keeps these pairs in it (search-aggregates.ts,
+ * event-slide.ts).
+ */
+export const returningTo = (leaving: number): string =>
+  Array.from(
+    { length: leaving - 1 },
+    (_, i) => `(day = $1::date - ${leaving - i - 1} AND gap = ${i + 1})`,
+  ).join(" OR ");
+
 /** Windows are at most 30 days: a gap above 30 is "none", stored as 31. */
 const gapOf = (partition: string) =>
   `COALESCE(LEAST(day - lag(day) OVER (PARTITION BY ${partition} ORDER BY day), 31), 31)`;

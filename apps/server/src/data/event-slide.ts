@@ -3,6 +3,7 @@ import type pg from "pg";
 import type { IsoDay } from "../domain/analytics/windows.js";
 import { type SlidableSnapshots, slidableSnapshots } from "./cell-versions.js";
 import { type KeyedNumbers, readKeyedNumbers, withDateLiteral } from "./copy-out.js";
+import { returningTo } from "./event-cells.js";
 import { type SumRow, sumColumn } from "./event-sums.js";
 import type { Sql } from "./sql.js";
 
@@ -22,12 +23,9 @@ import type { Sql } from "./sql.js";
  * their count is slid; their users and mobile searches, never read, are left out.
  */
 
-/** Cells a slide reads: of D, of the two leaving days, and of each day returning to one of them. */
-const slideCells = () => {
-  const returning = (leaving: number) =>
-    Array.from({ length: leaving - 1 }, (_, i) => `(day = $1::date - ${leaving - i - 1} AND gap = ${i + 1})`);
-  return ["day IN ($1::date, $1::date - 7, $1::date - 30)", ...returning(7), ...returning(30)].join(" OR ");
-};
+/** Cells a slide reads: of D, of the two leaving days, and those returning to one of them. */
+const slideCells = () =>
+  `day IN ($1::date, $1::date - 7, $1::date - 30) OR ${returningTo(7)} OR ${returningTo(30)}`;
 
 const REDIRECT_CELLS_SQL = `
 SELECT '', day - $1::date, gap, game_id, users, redirects, loose, cib, sealed
@@ -180,8 +178,9 @@ const addCells = (table: SumTable, cells: KeyedNumbers, kept: (condition: string
     const condition = cells.keys[i] as string;
     const effect = effectOf(numbers[at] as number, numbers[at + 1] as number);
     const sums = table.sums(numbers[at + 2] as number, condition);
+    const keptSums = kept(condition);
     for (let block = 0; block < PERIODS.length; block++) {
-      for (const sum of kept(condition)) {
+      for (const sum of keptSums) {
         const times = sum === 0 ? effect.users[block] : effect.counts[block];
         const slot = block * sumCount + sum;
         sums[slot] = (sums[slot] as number) + (times as number) * (numbers[at + 3 + sum] as number);

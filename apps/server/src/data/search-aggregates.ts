@@ -10,6 +10,7 @@ import {
   slidableSnapshots,
 } from "./cell-versions.js";
 import { readKeyedNumbers, withDateLiteral } from "./copy-out.js";
+import { returningTo } from "./event-cells.js";
 
 /**
  * The search aggregate of a rollup of date D: per (scope, query), the sums of each period's window.
@@ -68,17 +69,10 @@ FROM search_day_cells WHERE ${WINDOW} AND ${inHalf(scopes)}
 GROUP BY scope_console_id, query, block
 ORDER BY scope_console_id, query COLLATE "C", block`;
 
-/**
- * The cells whose pairs return to a day leaving the window: on each day d after it, up to D-1, the
- * cell of gap d - leaving (one range of the (day, gap, ...) key each).
- */
-const returningTo = (scopes: ScopeHalf, daysBack: number, block: number) => `
-  SELECT c.query, c.scope_console_id, ${block}, 0, 0, 0, 0::float8, 0, c.users, 0, 0
-  FROM generate_series(1, ${daysBack - 1}) AS g(gap)
-  CROSS JOIN LATERAL (
-    SELECT query, scope_console_id, users FROM search_day_cells
-    WHERE day = $1::date - ${daysBack} + g.gap AND gap = g.gap AND ${inHalf(scopes)}
-  ) c`;
+/** The cells whose pairs return to a day leaving the window (event-cells.ts), as one block. */
+const returningBlock = (scopes: ScopeHalf, leaving: number, block: number) => `
+  SELECT query, scope_console_id, ${block}, 0, 0, 0, 0::float8, 0, users, 0, 0
+  FROM search_day_cells WHERE (${returningTo(leaving)}) AND ${inHalf(scopes)}`;
 
 /**
  * One row per (scope, query, term of the slide): the cells of D (with the users first in each
@@ -98,8 +92,8 @@ SELECT * FROM (
     FROM search_day_cells WHERE day IN ($1::date - 7, $1::date - 30) AND ${inHalf(scopes)}
   ) cells
   GROUP BY scope_console_id, query, block
-  UNION ALL ${returningTo(scopes, 7, SLIDE.returning7d)}
-  UNION ALL ${returningTo(scopes, 30, SLIDE.returning30d)}
+  UNION ALL ${returningBlock(scopes, 7, SLIDE.returning7d)}
+  UNION ALL ${returningBlock(scopes, 30, SLIDE.returning30d)}
   UNION ALL
   SELECT query, scope_console_id,
     CASE snapshot_id WHEN ${before["7d"]} THEN ${SLIDE.weekBefore} ELSE ${SLIDE.monthBefore} END,
