@@ -37,6 +37,7 @@ export const snapshotListPage = async <Row extends { rank: number }>(
   const snapshot = await cachedSnapshot(
     cache,
     deps.sql,
+    deps.clock,
     query.period,
     query.date ?? cursorDate(page.pageRequest),
   );
