@@ -2,6 +2,7 @@ import type { PlanSlug } from "@gmi/contract";
 import { PLAN_SLUGS, SCOPES } from "@gmi/contract";
 import { Redis } from "ioredis";
 import { scoringOf } from "./analytics/scoring.js";
+import { todayOf } from "./analytics/snapshot.js";
 import { buildApp, createLogger } from "./app.js";
 import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -114,8 +115,9 @@ const main = async () => {
       const started = performance.now();
       try {
         // The latest day again (its events may still have been arriving), then any missing date.
-        const latest = await rollupDates(db, { days: 1, force: true }, scoring);
-        const missing = await rollupDates(db, { days: 30, force: false }, scoring);
+        const today = todayOf(systemClock);
+        const latest = await rollupDates(db, { days: 1, force: true, today }, scoring);
+        const missing = await rollupDates(db, { days: 30, force: false, today }, scoring);
         metrics.observeRollup(performance.now() - started, "success");
         logger.info({ dates: [...latest, ...missing] }, "scheduled rollup done");
       } catch (error) {

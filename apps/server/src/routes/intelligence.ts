@@ -30,7 +30,7 @@ export const intelligenceRouter = (deps: RouteDeps) => {
     get: async ({ params, query, request, reply }) => ({
       status: 200,
       body: await deps.answers(request, reply, async () => {
-        const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
+        const snapshot = await cachedSnapshot(cache, deps.sql, deps.clock, query.period, query.date);
         const profile = await profileOf(deps.sql, snapshot, params.id, scoringOf(deps.config.analytics));
         return { data: profile, meta: { period: snapshot.period, period_date: snapshot.date } };
       }),
@@ -38,7 +38,7 @@ export const intelligenceRouter = (deps: RouteDeps) => {
     conditions: async ({ params, query, request, reply }) => ({
       status: 200,
       body: await deps.answers(request, reply, async () => {
-        const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
+        const snapshot = await cachedSnapshot(cache, deps.sql, deps.clock, query.period, query.date);
         const recommendation = await listingRecommendation(deps.sql, snapshot, params.id);
         return { data: recommendation, meta: { period: snapshot.period, period_date: snapshot.date } };
       }),

@@ -1,11 +1,13 @@
 import { scoringOf } from "../../analytics/scoring.js";
+import { todayOf } from "../../analytics/snapshot.js";
+import { systemClock } from "../../clock.js";
 import { loadConfig } from "../../config.js";
 import type { Database } from "../../db/open.js";
 import type { ScoringConfig } from "../../domain/analytics/weights.js";
 import { addDays, dayOf, type IsoDay } from "../../domain/analytics/windows.js";
 import { DEMO_SCALES, type DemoScale } from "../../domain/demo/generate.js";
 import { ImportRejected, type ImportReport, importFile } from "../../jobs/import.js";
-import { rollupDates } from "../../jobs/rollup.js";
+import { FutureDateRefused, rollupDates } from "../../jobs/rollup.js";
 import { seedDemo } from "../../jobs/seed-demo.js";
 import { openCliDatabase } from "../database.js";
 import { CliError, type CliIo, parseFlags, positiveInt } from "../io.js";
@@ -86,10 +88,14 @@ export const rollupCommand = async (args: string[], ctx: Context) => {
     force: { type: "boolean" },
   });
   const days = flags.days === undefined ? 1 : positiveInt("days", flags.days);
+  const end = isoDate("date", flags.date);
+  const today = todayOf(systemClock);
+  if (end !== undefined && end > today)
+    throw new CliError("usage", `--date ${new FutureDateRefused(end, today).message}`);
   const bar = progressBar("rollup");
   const computed = await rollupDates(
     ctx.db,
-    { end: isoDate("date", flags.date), days, force: Boolean(flags.force) },
+    { end, days, force: Boolean(flags.force), today },
     ctx.scoring,
     (p) => {
       bar.update(p.index, p.total, "dates");
