@@ -50,6 +50,8 @@ const EnvSchema = z.object({
   DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   REDIS_URL: url(["redis:", "rediss:"]).optional(),
+  /** Prefix of the rate-window keys: several deployments (or a bench) can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default("gmi:rl:"),
   PUBLIC_BASE_URL: url(["http:", "https:"])
     .transform((value) => value.replace(/\/+$/, ""))
     .optional(),
@@ -79,6 +81,7 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
   publicBaseUrl: string | undefined;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   cursorSecret: string;
@@ -133,6 +136,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     dataDir,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     logLevel: e.LOG_LEVEL,
     cursorSecret,
