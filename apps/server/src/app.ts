@@ -82,8 +82,9 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     // Our own one-line-per-request log (plugins/request-context.ts) replaces Fastify's two lines.
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
-    // Titles in /games/title/:title may be long once percent-encoded.
-    routerOptions: { maxParamLength: 1_000 },
+    // A 200-character title (the contract's longest text parameter) percent-encoded: up to 12
+    // characters each; anything longer is a 422 (plugins/errors.ts) before it is decoded.
+    routerOptions: { maxParamLength: 2_400 },
     // Errors raised before routing (a malformed URL) get the same envelope and request id.
     frameworkErrors: (error, request, reply) => {
       const mapped =
