@@ -43,6 +43,20 @@ const schedule = z
     { message: 'must be "off" or a five-field cron expression (UTC) such as "15 0 * * *"' },
   );
 
+/**
+ * A secret that reads like `${METRICS_TOKEN:-}` or `$CURSOR_SECRET` is a variable some tool did not
+ * expand (podman-compose 1.0.3 passes compose.yaml's `${...}` literally): accepting it would make the
+ * literal text the secret, so the server refuses to start instead.
+ */
+const UNEXPANDED_VARIABLE = /\$\{[^}]*\}?|\$[A-Za-z_][A-Za-z0-9_]*/;
+const secret = (minLength: number) =>
+  z
+    .string()
+    .min(minLength, `must be at least ${minLength} characters`)
+    .refine((value) => !UNEXPANDED_VARIABLE.test(value), {
+      message: "looks like an unexpanded variable (such as ${NAME} or $NAME): pass the value itself",
+    });
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: int(0, 65_535).default(3000),
@@ -56,9 +70,9 @@ const EnvSchema = z.object({
     .transform((value) => value.replace(/\/+$/, ""))
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  CURSOR_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  CURSOR_SECRET: secret(32).optional(),
   /** Bearer token of GET /metrics; unset, /metrics is not served. */
-  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  METRICS_TOKEN: secret(16).optional(),
   BODY_LIMIT_BYTES: int(1024).default(1_048_576),
   /** How long a looked-up key stays cached in a process; revocation takes effect within it. */
   AUTH_CACHE_TTL_MS: int(0, 60_000).default(5_000),
