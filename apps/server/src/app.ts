@@ -16,6 +16,7 @@ import type { UsageStore } from "./domain/limits/usage.js";
 import { ApiError } from "./errors.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
 import { authPlugin } from "./plugins/auth.js";
+import { corsPlugin } from "./plugins/cors.js";
 import { docsPlugin } from "./plugins/docs.js";
 import { errorsPlugin, toApiError } from "./plugins/errors.js";
 import type { ReadinessCheck } from "./plugins/health.js";
@@ -103,6 +104,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
   await app.register(errorsPlugin, { bodyLimit: config.bodyLimitBytes });
   await app.register(requestContextPlugin, { logger: deps.logger });
+  await app.register(corsPlugin, { origins: config.corsOrigins });
   // Counts every response (errors and 404s included) from its final status and error code.
   const metrics =
     deps.metrics ??

@@ -57,6 +57,29 @@ const secret = (minLength: number) =>
       message: "looks like an unexpanded variable (such as ${NAME} or $NAME): pass the value itself",
     });
 
+/** "*" or a comma list of origins (`https://app.example.com,http://localhost:5173`), no paths. */
+const origins = z.string().transform((value, ctx): string[] | "*" => {
+  if (value.trim() === "*") return "*";
+  const list = value
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of list) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (!parsed || !["http:", "https:"].includes(parsed.protocol) || parsed.origin !== origin) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `"${origin}" is not an origin like https://app.example.com`,
+      });
+      return z.NEVER;
+    }
+  }
+  return list;
+});
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: int(0, 65_535).default(3000),
@@ -86,6 +109,8 @@ const EnvSchema = z.object({
   LIQUIDITY_DEMAND_WEIGHT: z.coerce.number().min(0).max(1).default(0.7),
   UNMET_MIN_SEARCHES: int(1).default(5),
   ROLLUP_SCHEDULE: schedule.default("off"),
+  /** Browser origins allowed to call the API (plugins/cors.ts); unset: no CORS headers at all. */
+  CORS_ORIGINS: origins.optional(),
 });
 
 export type Config = {
@@ -97,6 +122,7 @@ export type Config = {
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   publicBaseUrl: string | undefined;
+  corsOrigins: string[] | "*";
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   cursorSecret: string;
   metricsToken: string | undefined;
@@ -152,6 +178,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    corsOrigins: e.CORS_ORIGINS ?? [],
     logLevel: e.LOG_LEVEL,
     cursorSecret,
     metricsToken: e.METRICS_TOKEN,
