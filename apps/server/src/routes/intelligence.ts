@@ -5,7 +5,7 @@ import { leaderboardPage } from "../analytics/lists.js";
 import { listingRecommendation, profileOf } from "../analytics/profiles.js";
 import { readCache } from "../analytics/read-cache.js";
 import { scoringOf } from "../analytics/scoring.js";
-import { cachedSnapshot } from "../analytics/snapshot.js";
+import { cachedSnapshot, todayOf } from "../analytics/snapshot.js";
 import { intelligenceBatch } from "./batch.js";
 import type { RouteDeps } from "./context.js";
 import { snapshotListPage } from "./snapshot-list.js";
@@ -47,7 +47,13 @@ export const intelligenceRouter = (deps: RouteDeps) => {
     history: async ({ params, query, request, reply }) => ({
       status: 200,
       body: await deps.answers(request, reply, async () => {
-        const answer = await gameHistory(deps.sql, params.id, query, scoringOf(deps.config.analytics));
+        const answer = await gameHistory(
+          deps.sql,
+          params.id,
+          query,
+          scoringOf(deps.config.analytics),
+          todayOf(deps.clock),
+        );
         return { data: answer.history, meta: { period: answer.period, from: answer.from, to: answer.to } };
       }),
     }),
