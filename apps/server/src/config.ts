@@ -43,6 +43,16 @@ const schedule = z
     { message: 'must be "off" or a five-field cron expression (UTC) such as "15 0 * * *"' },
   );
 
+/** How messages name the operator's CLI where GMI_CLI_NAME is not set: the repository's way. */
+export const DEFAULT_CLI_NAME = "./scripts/pnpm gmi";
+
+/**
+ * GMI_CLI_NAME, the command the operator types to run `gmi` (the image sets `gmi`). Read on its own
+ * so that `gmi help` works even when the rest of the configuration is invalid.
+ */
+export const cliNameFrom = (env: Record<string, string | undefined> = process.env): string =>
+  env.GMI_CLI_NAME?.trim() || DEFAULT_CLI_NAME;
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: int(0, 65_535).default(3000),
@@ -70,6 +80,7 @@ const EnvSchema = z.object({
   LIQUIDITY_DEMAND_WEIGHT: z.coerce.number().min(0).max(1).default(0.7),
   UNMET_MIN_SEARCHES: int(1).default(5),
   ROLLUP_SCHEDULE: schedule.default("off"),
+  GMI_CLI_NAME: z.string().trim().min(1).default(DEFAULT_CLI_NAME),
 });
 
 export type Config = {
@@ -94,6 +105,8 @@ export type Config = {
     unmetMinSearches: number;
     rollupSchedule: string;
   };
+  /** How messages and the start banner name the CLI (GMI_CLI_NAME). */
+  cliName: string;
   /** Things worth a line in the start-up log (a derived development secret). */
   warnings: string[];
 };
@@ -148,6 +161,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
       unmetMinSearches: e.UNMET_MIN_SEARCHES,
       rollupSchedule: e.ROLLUP_SCHEDULE,
     },
+    cliName: e.GMI_CLI_NAME,
     warnings,
   };
 };

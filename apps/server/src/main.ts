@@ -12,7 +12,7 @@ import { redisLimiterStore } from "./data/redis-limiter.js";
 import type { Sql } from "./data/sql.js";
 import { pgUsageStore } from "./data/usage.js";
 import { migrate, pendingMigrations } from "./db/migrate.js";
-import { openDatabase } from "./db/open.js";
+import { EmbeddedDatabaseBusy, openDatabase } from "./db/open.js";
 import { addDays, dayOf } from "./domain/analytics/windows.js";
 import { memoryLimiterStore } from "./domain/limits/store.js";
 import { rollupDates } from "./jobs/rollup.js";
@@ -47,17 +47,28 @@ const main = async () => {
   const logger = createLogger(config);
   for (const warning of config.warnings) logger.warn(warning);
 
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    role: "server",
+    command: "the GMI server",
+  });
+  if (db.ownership?.recoveredStale) {
+    logger.warn({ dataDir: config.dataDir }, "cleared the embedded database's lock left by a killed process");
+  }
   if (db.embedded) {
-    // The embedded database is ours alone: bring it up to date without ceremony.
-    const { applied } = await migrate(db.url);
-    if (applied.length) logger.info({ applied }, "migrations applied to the embedded database");
+    // The embedded database is ours alone: bring it up to date without ceremony (the migration
+    // engine is only loaded when something is pending).
+    if ((await pendingMigrations(db.url)).length > 0) {
+      const { applied } = await migrate(db.url);
+      logger.info({ applied }, "migrations applied to the embedded database");
+    }
   } else {
     const pending = await pendingMigrations(db.url);
     if (pending.length) {
       await db.close();
       throw new ConfigError(
-        `The database has ${pending.length} pending migration(s) (${pending.join(", ")}): run \`pnpm gmi migrate\` first`,
+        `The database has ${pending.length} pending migration(s) (${pending.join(", ")}): run \`${config.cliName} migrate\` first`,
       );
     }
   }
@@ -89,8 +100,15 @@ const main = async () => {
   const app = await buildApp({ config, sql: db.pool, logger, limiter, usage, readiness, metrics });
   const baseUrl = await listen(app, config);
 
+  // `gmi` commands started from now on use this server's embedded database (db/open.ts).
+  db.ownership?.update({ state: "ready", httpUrl: baseUrl });
+  const cli = config.cliName;
+
   say();
-  say(`GMI API listening on ${baseUrl}  (OpenAPI: ${baseUrl}/api/v1/openapi.json)`);
+  say(`GMI API listening on ${baseUrl}`);
+  say(`  API reference: ${baseUrl}/docs   (OpenAPI document: ${baseUrl}/api/v1/openapi.json)`);
+  if (db.embedded)
+    say(`  Database: embedded, under ${config.dataDir}; \`${cli} ...\` commands share it while this runs.`);
   if (!redis) say("Rate limits are counted in this process (set REDIS_URL to share them between servers).");
   if (demoKeys) {
     say("Demo API keys (shown once; all scopes):");
@@ -98,10 +116,10 @@ const main = async () => {
     say(`Try: curl -H "Authorization: Bearer ${demoKeys[0]?.key}" ${baseUrl}/api/v1/games/titles`);
   } else {
     say(
-      "Create an API key with: pnpm gmi keys create --org <id> --scopes games.read,intelligence.read,demand-intent.read",
+      `Create an API key with: ${cli} keys create --org <id> --scopes games.read,intelligence.read,demand-intent.read`,
     );
     say(
-      "(list organizations' plans with `pnpm gmi plans list`; create one with `pnpm gmi orgs create --name N --plan free`)",
+      `(list organizations with \`${cli} orgs list\`; create one with \`${cli} orgs create --name N --plan free\`)`,
     );
   }
   say();
@@ -136,7 +154,7 @@ const main = async () => {
 };
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof EmbeddedDatabaseBusy) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(

@@ -11,7 +11,8 @@ export type SeedReport = ImportReport & { events: number; computed: IsoDay[] };
 
 /**
  * Generates the demo marketplace into the database through the importer (the same validation and
- * loading as a customer's NDJSON) and rolls up its last `rollupDays` dates.
+ * loading as a customer's NDJSON) and rolls up its last `rollupDays` dates, again where they were
+ * rolled up already (their events just changed).
  */
 export const seedDemo = async (
   db: Database,
@@ -31,7 +32,7 @@ export const seedDemo = async (
   const report = await importLines(db, lines(), onLine);
   const computed = await rollupDates(
     db,
-    { end: options.endDate, days: options.rollupDays, force: false },
+    { end: options.endDate, days: options.rollupDays, force: true },
     scoring,
   );
   const events = report.counts.redirect + report.counts.watch + report.counts.search;
