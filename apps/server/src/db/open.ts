@@ -1,15 +1,16 @@
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient } from "../generated/prisma/client.js";
 import { embeddedUrl, startEmbeddedPostgres } from "./embedded.js";
 import { claimDataDir, type OwnerInfo, type Ownership } from "./embedded-owner.js";
 
 export type Database = {
   /** The connection URL in use (for the embedded database, its Unix socket). */
   url: string;
-  /** Raw SQL for hot paths and COPY; only data/ modules use it. */
+  /**
+   * Every query goes through this pool, in data/ modules (SQL by hand; Prisma keeps the schema and
+   * the migrations). No Prisma client is built: nothing used it, and loading it cost every `gmi`
+   * command and every start a sixth of a second.
+   */
   pool: pg.Pool;
-  prisma: PrismaClient;
   /** PGlite behind a socket (ours or another process's): one session, no COPY. */
   embedded: boolean;
   /** This process owns the embedded database (a server announces its address and readiness here). */
@@ -137,16 +138,13 @@ export const openDatabase = async (options: DatabaseOptions): Promise<Database> 
   // An idle connection that the server drops (restart, failover, a test dropping its database)
   // must not crash the process: the pool discards it and the next query opens a new one.
   pool.on("error", () => {});
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     url,
     pool,
-    prisma,
     embedded: Boolean(embedded),
     ...(embedded?.ownership ? { ownership: embedded.ownership } : {}),
     ...(embedded?.sharedWith ? { sharedWith: embedded.sharedWith } : {}),
     close: async () => {
-      await prisma.$disconnect();
       await pool.end();
       await embedded?.stop();
     },
