@@ -47,6 +47,16 @@ const main = async () => {
   const logger = createLogger(config);
   for (const warning of config.warnings) logger.warn(warning);
 
+  // Where a start's time goes (logged once listening): each phase's wall time, and the CPU time
+  // of the whole start, which says how much of it was this machine being busy.
+  const phases: Record<string, number> = {};
+  let phaseStart = 0; // performance.now() counts from the process start
+  const phaseDone = (name: string) => {
+    const now = performance.now();
+    phases[`${name}_ms`] = Math.round(now - phaseStart);
+    phaseStart = now;
+  };
+  phaseDone("boot");
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -56,6 +66,7 @@ const main = async () => {
   if (db.ownership?.recoveredStale) {
     logger.warn({ dataDir: config.dataDir }, "cleared the embedded database's lock left by a killed process");
   }
+  phaseDone("open_database");
   if (db.embedded) {
     // The embedded database is ours alone: bring it up to date without ceremony (the migration
     // engine is only loaded when something is pending).
@@ -73,6 +84,7 @@ const main = async () => {
     }
   }
   await ensurePlans(db.pool);
+  phaseDone("migrations");
   // A production server never invents data or keys: operators import and create them (docs/operations.md).
   const demo = config.nodeEnv !== "production";
   if (demo && (await countGames(db.pool)) === 0) {
@@ -89,6 +101,7 @@ const main = async () => {
     });
     logger.info({ events: seeded.events, dates: seeded.computed }, "demo marketplace loaded");
   }
+  phaseDone("demo_seed");
   const demoKeys = demo ? await createDemoAccounts(db.pool) : null;
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : null;
@@ -103,6 +116,16 @@ const main = async () => {
   const metrics = createMetrics(databaseMetricsSources(db.pool));
   const app = await buildApp({ config, sql: db.pool, logger, limiter, usage, readiness, metrics });
   const baseUrl = await listen(app, config);
+  phaseDone("app_and_listen");
+  const cpu = process.cpuUsage();
+  logger.info(
+    {
+      ...phases,
+      total_ms: Math.round(performance.now()),
+      cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+    },
+    "started",
+  );
 
   // `gmi` commands started from now on use this server's embedded database (db/open.ts).
   db.ownership?.update({ state: "ready", httpUrl: baseUrl });
