@@ -80,6 +80,16 @@ const origins = z.string().transform((value, ctx): string[] | "*" => {
   return list;
 });
 
+/** How messages name the operator's CLI where GMI_CLI_NAME is not set: the repository's way. */
+export const DEFAULT_CLI_NAME = "./scripts/pnpm gmi";
+
+/**
+ * GMI_CLI_NAME, the command the operator types to run `gmi` (the image sets `gmi`). Read on its own
+ * so that `gmi help` works even when the rest of the configuration is invalid.
+ */
+export const cliNameFrom = (env: Record<string, string | undefined> = process.env): string =>
+  env.GMI_CLI_NAME?.trim() || DEFAULT_CLI_NAME;
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: int(0, 65_535).default(3000),
@@ -111,6 +121,7 @@ const EnvSchema = z.object({
   ROLLUP_SCHEDULE: schedule.default("off"),
   /** Browser origins allowed to call the API (plugins/cors.ts); unset: no CORS headers at all. */
   CORS_ORIGINS: origins.optional(),
+  GMI_CLI_NAME: z.string().trim().min(1).default(DEFAULT_CLI_NAME),
 });
 
 export type Config = {
@@ -137,6 +148,8 @@ export type Config = {
     unmetMinSearches: number;
     rollupSchedule: string;
   };
+  /** How messages and the start banner name the CLI (GMI_CLI_NAME). */
+  cliName: string;
   /** Things worth a line in the start-up log (a derived development secret). */
   warnings: string[];
 };
@@ -193,6 +206,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
       unmetMinSearches: e.UNMET_MIN_SEARCHES,
       rollupSchedule: e.ROLLUP_SCHEDULE,
     },
+    cliName: e.GMI_CLI_NAME,
     warnings,
   };
 };
