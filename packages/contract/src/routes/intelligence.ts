@@ -75,7 +75,7 @@ export const intelligenceRoutes = c.router({
     responses: { 200: dataEnvelope(LiquidityProfileSchema, periodMeta) },
     summary: "Liquidity profile of one game",
     description: "Any enabled game resolves, zero demand included; 404 for an unknown or disabled id.",
-    metadata: meta({ scope: "intelligence.read" }),
+    metadata: meta({ scope: "intelligence.read", notFound: "game" }),
   },
   conditions: {
     method: "GET",
@@ -84,7 +84,7 @@ export const intelligenceRoutes = c.router({
     query: PeriodQuerySchema,
     responses: { 200: dataEnvelope(ConditionRecommendationSchema, periodMeta) },
     summary: "Listing condition recommendation for one game",
-    metadata: meta({ scope: "intelligence.read" }),
+    metadata: meta({ scope: "intelligence.read", notFound: "game" }),
   },
   batch: {
     method: "POST",

@@ -11,6 +11,8 @@ export type RouteMetadata = {
   scope: Scope | null;
   /** Batch routes: the schema of one element of `requests`, for per-item checks and the OpenAPI. */
   element?: z.ZodTypeAny;
+  /** Routes that look one thing up by a path id: what a 404 names as `details.resource`. */
+  notFound?: string;
 };
 export const meta = (metadata: RouteMetadata) => metadata;
 
