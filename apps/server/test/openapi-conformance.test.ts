@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type { ContractRoute } from "@gmi/contract";
-import { errorStatusesOf, listRoutes, PLANS, SCOPES } from "@gmi/contract";
+import { errorStatusesOf, listRoutes, PLANS, SCOPES, shapeOf } from "@gmi/contract";
 import { buildOpenApiDocument } from "@gmi/contract/openapi";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,10 +83,10 @@ const valid = (route: ContractRoute): InjectOptions => {
 /** A request of `route` that its validation refuses (422), or null when the route takes no input. */
 const invalid = (route: ContractRoute): InjectOptions | null => {
   if (route.method === "POST") return batchBody(route, []);
-  const query = Object.keys((route.query as { shape?: object } | null)?.shape ?? {});
+  const query = Object.keys(shapeOf(route.query));
   if (query.includes("period")) return { method: "GET", url: urlOf(route, {}, "?period=1y") };
   if (query.includes("limit")) return { method: "GET", url: urlOf(route, {}, "?limit=0") };
-  const params = Object.keys((route.pathParams as { shape?: object } | undefined)?.shape ?? {});
+  const params = Object.keys(shapeOf(route.pathParams));
   if (params.length === 0) return null;
   const bad = Object.fromEntries(params.map((p) => [p, /id$/.test(p) ? "0" : "x".repeat(201)]));
   return { method: "GET", url: urlOf(route, bad) };
@@ -163,10 +163,7 @@ for (const { name, route } of listRoutes()) {
     if (statuses.includes(404)) {
       it("404 for an id that is no enabled game", async () => {
         const path = Object.fromEntries(
-          Object.keys((route.pathParams as unknown as { shape: object }).shape).map((p) => [
-            p,
-            String(NO_GAME),
-          ]),
+          Object.keys(shapeOf(route.pathParams)).map((p) => [p, String(NO_GAME)]),
         );
         expect((await send(route, { method: "GET", url: urlOf(route, path) })).statusCode).toBe(404);
       });

@@ -210,6 +210,7 @@ export const exampleRequests = {
   "/api/v1/intelligence": curl("/api/v1/intelligence?period=7d&sort=liquidity&console_id=1&limit=10"),
   "/api/v1/intelligence/:id": curl("/api/v1/intelligence/101?period=30d"),
   "/api/v1/intelligence/:id/conditions": curl("/api/v1/intelligence/101/conditions?period=30d"),
+  "/api/v1/intelligence/:id/history": curl("/api/v1/intelligence/101/history?from=2026-10-01&to=2026-10-30"),
   "/api/v1/intelligence/batch": post(
     "/api/v1/intelligence/batch?period=7d",
     '{"requests":[{"game_id":101},{"game_id":102}]}',
@@ -301,6 +302,32 @@ export const exampleResponses = {
     meta: periodMeta,
   },
   "intelligence.conditions": { data: examples.conditionRecommendation, meta: periodMeta },
+  "intelligence.history": {
+    data: {
+      game: examples.liquidityRow.game,
+      points: [
+        {
+          date: "2026-10-01",
+          liquidity_score: 74,
+          demand_index: 0.88,
+          redirects: 61,
+          distinct_users: 50,
+          watch_count: 55,
+          search_count: 140,
+        },
+        {
+          date: "2026-10-02",
+          liquidity_score: 77,
+          demand_index: 0.93,
+          redirects: 70,
+          distinct_users: 58,
+          watch_count: 56,
+          search_count: 151,
+        },
+      ],
+    },
+    meta: { period: "day", from: "2026-10-01", to: "2026-10-02" },
+  },
   "intelligence.batch": {
     data: [
       { status: 200, data: { ...withoutRank(examples.liquidityRow), found: true } },

@@ -190,9 +190,9 @@ export const createSchemaConverter = (options: SchemaConverterOptions) => {
   return {
     /** The schema of `schema` (a `$ref` when it is a named component). */
     toSchema: (schema: z.ZodTypeAny, side: Side) => convert(schema, side),
-    /** The JSON Schema of an unnamed object's properties, for parameters. */
-    propertiesOf: (schema: z.AnyZodObject, side: Side) =>
-      Object.entries(schema.shape as Record<string, z.ZodTypeAny>).map(([key, field]) => ({
+    /** The JSON Schema of each field of an object's shape, for parameters. */
+    propertiesOf: (shape: z.ZodRawShape, side: Side) =>
+      Object.entries(shape).map(([key, field]) => ({
         name: key,
         schema: convert(field, side),
         required: !isOptionalOn(field, side),

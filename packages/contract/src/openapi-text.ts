@@ -73,6 +73,10 @@ export const PARAMETERS: Record<string, string> = {
   paginate:
     "`page` (default): numbered pages with `total` and `last_page`. `cursor`: opaque cursors, stable " +
     "while new dates are computed; use it to walk a whole list.",
+  from:
+    "First date of the history (UTC), `YYYY-MM-DD`. Omitted: 30 days before `to`. At most 90 days " +
+    "from `from` to `to`.",
+  to: "Last date of the history (UTC), `YYYY-MM-DD`. Omitted: the latest computed date.",
   "path:id": "Numeric game id (as in `game.id` of any row, or from the catalog lookups).",
   "path:game_id": "Numeric game id (as in `game.id` of any row, or from the catalog lookups).",
   "path:console_id": "Numeric console id, from `GET /api/v1/consoles`.",

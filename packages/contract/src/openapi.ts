@@ -12,7 +12,7 @@ import { exampleErrors, exampleRequests, exampleResponses, examples } from "./ex
 import * as api from "./index.js";
 import { createSchemaConverter, type JsonSchema } from "./openapi-schema.js";
 import { API_DESCRIPTION, FIELDS, PARAMETERS, sortDescription, TAGS, tagOf } from "./openapi-text.js";
-import { errorCodesOf } from "./route-errors.js";
+import { errorCodesOf, shapeOf } from "./route-errors.js";
 
 /**
  * The OpenAPI 3.1 document of the contract, built from the routes themselves: schemas are JSON
@@ -132,8 +132,7 @@ const parametersOf = (
     return value === undefined ? {} : { example: schema.type === "integer" ? Number(value) : value };
   };
   const out: Record<string, unknown>[] = [];
-  const fieldsOf = (schema: unknown) =>
-    schema ? convert.propertiesOf(schema as z.AnyZodObject, "input") : [];
+  const fieldsOf = (schema: unknown) => convert.propertiesOf(shapeOf(schema) as z.ZodRawShape, "input");
   for (const field of fieldsOf(route.pathParams)) {
     out.push({
       name: field.name,

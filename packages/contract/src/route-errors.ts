@@ -5,9 +5,11 @@ import type { RouteMetadata } from "./routes/shared.js";
 
 type Route = AppRoute & { metadata: RouteMetadata };
 
-const shapeOf = (schema: unknown): Record<string, unknown> => {
-  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return shape ?? {};
+/** The fields of an object schema, through refinements (`z.object(…).superRefine(…)`); {} for none. */
+export const shapeOf = (schema: unknown): Record<string, unknown> => {
+  let node = schema as { shape?: Record<string, unknown>; _def?: { schema?: unknown } } | undefined;
+  while (node && !node.shape && node._def?.schema) node = node._def.schema as typeof node;
+  return node?.shape ?? {};
 };
 
 /**
