@@ -84,7 +84,8 @@ export const createSchemaConverter = (options: SchemaConverterOptions) => {
   const components: Record<string, JsonSchema> = {};
   const inProgress = new Set<string>();
 
-  const convert = (schema: z.ZodTypeAny, side: Side, atRoot = false): JsonSchema => {
+  /** `owner`: the dotted place of an unnamed object (`AccountRecord.plan`), for field texts. */
+  const convert = (schema: z.ZodTypeAny, side: Side, atRoot = false, owner?: string): JsonSchema => {
     const name = options.names.get(schema);
     if (name && !atRoot) {
       const key = side === "input" && hasInputDifference(schema) ? `${name}Input` : name;
@@ -103,7 +104,9 @@ export const createSchemaConverter = (options: SchemaConverterOptions) => {
       return { $ref: `#/components/schemas/${key}` };
     }
     const override = options.overrides?.get(schema);
-    const converted = override ? override((inner) => convert(inner, side)) : convertDef(schema, side, name);
+    const converted = override
+      ? override((inner) => convert(inner, side))
+      : convertDef(schema, side, name ?? owner);
     const description = defOf(schema).description;
     return description && !converted.description ? { description, ...converted } : converted;
   };
@@ -127,14 +130,14 @@ export const createSchemaConverter = (options: SchemaConverterOptions) => {
       case "ZodUnknown":
         return {};
       case "ZodNullable":
-        return orNull(convert(def.innerType as z.ZodTypeAny, side));
+        return orNull(convert(def.innerType as z.ZodTypeAny, side, false, owner));
       case "ZodOptional":
       case "ZodReadonly":
       case "ZodBranded":
       case "ZodCatch":
-        return convert((def.innerType ?? def.type) as z.ZodTypeAny, side);
+        return convert((def.innerType ?? def.type) as z.ZodTypeAny, side, false, owner);
       case "ZodDefault": {
-        const inner = convert(def.innerType as z.ZodTypeAny, side);
+        const inner = convert(def.innerType as z.ZodTypeAny, side, false, owner);
         return side === "input" ? { ...inner, default: (def.defaultValue as () => unknown)() } : inner;
       }
       case "ZodEffects": {
@@ -179,7 +182,7 @@ export const createSchemaConverter = (options: SchemaConverterOptions) => {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodTypeAny>)) {
-      const converted = convert(field, side);
+      const converted = convert(field, side, false, owner ? `${owner}.${key}` : undefined);
       const description = owner ? options.describe?.(`${owner}.${key}`) : undefined;
       properties[key] = description ? withDescription(converted, description) : converted;
       if (!isOptionalOn(field, side)) required.push(key);

@@ -116,7 +116,37 @@ export const FIELDS: Record<string, string> = {
     "0-100: weighted blend of `demand.index` and `price_accessibility`, comparable with the leaderboard.",
   "SearchRow.query": "The normalized search query (lower case, single spaces).",
   "SearchRow.demand_score": "0-100: search volume first, reach second; the top query of the list scores 100.",
+  "SearchRow.rank": "Rank by combined search volume within the period and console scope.",
+  "SearchRow.results.zero_result_share": "Share of the searches that found nothing (0-1).",
+  "SearchRow.search.mobile_share": "Share of the searches made on a phone (0-1).",
   "AccountRecord.usage": "Live usage of the billing month (UTC calendar month).",
+  "AccountRecord.plan.monthly_quota":
+    "Requests per billing month; `null` on the unmetered plan (Enterprise).",
+  "AccountRecord.usage.month.used": "Requests counted this billing month, batch elements one each.",
+  "AccountRecord.usage.month.quota": "The plan's monthly quota; `null` when unmetered.",
+  "AccountRecord.usage.month.resets_in":
+    "Seconds until the quota resets, at the start of the next UTC month.",
+  "AccountRecord.api_key.last_four": "The last four characters of the key, to tell keys apart.",
+  "ConditionRecommendation.recommended":
+    "The highest-scoring condition that has a catalog price; `null` when the game has no price at all.",
+  "ListingConditionRow.price": "The catalog price in this condition; `null` when there is none.",
+  "ListingConditionRow.demand.share": "This condition's share of the game's condition-tagged demand (0-1).",
+  "ListingConditionRow.score":
+    "0-100: 70% this condition's demand share (against the best of the three), 30% its price (against " +
+    "the highest); 0 without a price.",
+  "GameConditionRow.redirects": "The game's redirects tagged with this condition (`any` has none).",
+  "GameConditionRow.watch_count": "The game's watch alerts tagged with this condition (`any` has none).",
+  "SearchConditionRow.condition_share": "This condition's share of the condition-classified searches (0-1).",
+  "ConsoleRecord.game_count": "Enabled games of this console in the catalog.",
+  "CursorPagination.next_cursor": "Pass as `cursor` for the next page; `null` on the last page.",
+  "PagePagination.total": "Rows in the whole list.",
+  "Links.next": "URL of the next page; `null` on the last page.",
+  "Links.prev": "URL of the previous page; `null` on the first page.",
+  "GameSignals.signals": "The raw inputs of the liquidity score over the period, unblended.",
+  "GameSignals.signals.search_count": "Searches resolved to this game in the period.",
+  "BatchLiquidityRow.found": "Always `true`: tells a found game from a `NotFoundItem`.",
+  "GameRecord.marketplace_game_name": "The game's URL slug (the field name the interface uses for it).",
+  "GameRecord.display_game_name": "The display title.",
   NotFoundItem: "A batch element whose id is not an enabled game: still a 200 item, `found: false`.",
   ErrorBody: "The error: branch on `code`; `details` has a fixed shape per code.",
 };
