@@ -14,21 +14,24 @@ export const shapeOf = (schema: unknown): Record<string, unknown> => {
 
 /**
  * The error codes one route can answer with, from its shape: every route needs a key of an active
- * account and is metered; a scope is checked only where the route has one; a 404 only where the
- * route looks something up by id (`metadata.notFound`); a 422 only where there is something to
- * validate; idempotency, body size and media type only where there is a body. 405 belongs to a
- * path, not to an operation, and 501 is never answered (docs/decisions.md, "OpenAPI document").
+ * account; a scope is checked only where the route has one; a 404 only where the route looks
+ * something up by id (`metadata.notFound`); 402 and 429 only on metered routes (not
+ * `metadata.metered: false`); a 422 only where there is something to validate; idempotency, body
+ * size and media type only where there is a body. 405 belongs to a path, not to an operation, and
+ * 501 is never answered (docs/decisions.md, "OpenAPI document").
  */
 export const errorCodesOf = (route: Route): ErrorCode[] => {
   const hasBody = "body" in route && route.body !== undefined;
+  // A query schema refuses unknown parameters even when it names none (`/me?x=1`).
   const hasInput =
     hasBody ||
-    Object.keys(shapeOf(route.query)).length > 0 ||
+    (route.query !== undefined && route.query !== null) ||
     Object.keys(shapeOf(route.pathParams)).length > 0;
+  const metered = route.metadata.metered !== false;
   const idempotent = HEADERS.idempotencyKey in shapeOf(route.headers);
   const codes: Array<ErrorCode | false> = [
     "unauthorized",
-    "quota_exceeded",
+    metered && "quota_exceeded",
     "account_inactive",
     route.metadata.scope !== null && "insufficient_scope",
     route.metadata.notFound !== undefined && "not_found",
@@ -38,7 +41,7 @@ export const errorCodesOf = (route: Route): ErrorCode[] => {
     hasInput && "validation_failed",
     route.metadata.element !== undefined && "batch_too_large",
     idempotent && "idempotency_key_reuse",
-    "rate_limit_exceeded",
+    metered && "rate_limit_exceeded",
     "server_error",
     "service_unavailable",
   ];
