@@ -34,7 +34,7 @@ export const gamesRoutes = c.router({
     pathParams: z.object({ id: IdSchema }),
     responses: { 200: dataEnvelope(GameRecordSchema, {}) },
     summary: "One game by id (404 for an unknown or disabled id)",
-    metadata: games,
+    metadata: meta({ scope: "games.read", notFound: "game" }),
   },
   bySlug: {
     method: "GET",
