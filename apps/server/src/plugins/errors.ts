@@ -7,8 +7,19 @@ import { globalPlugin } from "./plugin.js";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
+/** A parameter the endpoint does not take (strict query schemas) is named as its own issue. */
+const NOT_A_PARAMETER = "is not a parameter of this endpoint";
+
 const issuesOf = (location: ValidationIssue["location"], error: ZodError | null): ValidationIssue[] =>
-  (error?.issues ?? []).map((issue) => ({ location, field: issue.path.join("."), message: issue.message }));
+  (error?.issues ?? []).flatMap((issue) =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({
+          location,
+          field: [...issue.path, key].join("."),
+          message: location === "query" ? NOT_A_PARAMETER : "is not a known field",
+        }))
+      : [{ location, field: issue.path.join("."), message: issue.message }],
+  );
 
 /** ts-rest's validation failure as one 422 naming every bad field ("" = the location as a whole). */
 const fromRequestValidation = (error: RequestValidationError): ApiError => {
