@@ -18,24 +18,76 @@ export type ResponseCache = <Body>(
 ) => Promise<Body>;
 
 /**
- * Whole answers to identical reads, serialized once and kept for `ttlMs`. Clients ask for the same
- * first pages over and over, and building and serializing a page costs more than all the rest we
- * do for a request (bench:http). The key is everything an answer depends on besides the data: the
- * URL (path and query), the origin its links point to, and the caller's page-size cap. Keys,
- * limits and metering are still checked per request, before the handler; only a 200 is kept (a
- * handler that fails throws). Data changes show within `ttlMs`, like the catalog and snapshot
- * caches underneath; a cursor that expires is honoured up to `ttlMs` longer. ttlMs 0: off.
+ * Keeping answers longer than ttlMs: `version` fingerprints the data answers are built from
+ * (data/data-version.ts) and is asked at most once per ttlMs; an answer is kept up to `maxAgeMs`
+ * while the fingerprint stays the same. `settleMs`: how long the caches under the answers (catalog,
+ * latest snapshot) may still give the data of before a change, so an answer built that soon after
+ * the fingerprint moved is kept for ttlMs only.
  */
-export const responseCache = (clock: Clock, ttlMs: number, maxEntries = 2_000): ResponseCache => {
-  const entries = new Map<string, { body: unknown; json: string; until: number }>();
+export type Revalidation = { version: () => Promise<string>; maxAgeMs: number; settleMs: number };
+
+type Entry = { body: unknown; json: string; until: number; version: string | null; expires: number };
+
+/**
+ * Whole answers to identical reads, serialized once. Clients ask for the same pages and games over
+ * and over, and building and serializing an answer costs more than all the rest we do for a
+ * request (bench:http, bench:traffic). The key is everything an answer depends on besides the data:
+ * the URL (path and query), the origin its links point to, and the caller's page-size cap. Keys,
+ * limits and metering are still checked per request, before the handler; only a 200 is kept (a
+ * handler that fails throws). An answer is fresh for `ttlMs`, and with `revalidation` up to its
+ * maxAgeMs as long as the data has not changed: data changes show within about ttlMs either way,
+ * and the long tail of a skewed mix (thousands of distinct URLs, each asked now and then) is not
+ * rebuilt every second. A cursor that expires is honoured up to the answer's age longer. ttlMs 0: off.
+ */
+export const responseCache = (
+  clock: Clock,
+  ttlMs: number,
+  options: { maxEntries?: number; revalidation?: Revalidation } = {},
+): ResponseCache => {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const entries = new Map<string, Entry>();
+  const { revalidation } = options;
+  // The fingerprint as last read, since when it holds, and when to read it again.
+  let known: { value: string; since: number; checkAt: number } | null = null;
+  let reading: Promise<void> | null = null;
+  const currentVersion = async (now: number): Promise<{ value: string; since: number } | null> => {
+    if (!revalidation) return null;
+    if (!known || now >= known.checkAt) {
+      reading ??= revalidation
+        .version()
+        .then((value) => {
+          const at = clock.now();
+          known = { value, since: known?.value === value ? known.since : at, checkAt: at + ttlMs };
+        })
+        .finally(() => {
+          reading = null;
+        });
+      await reading;
+    }
+    return known;
+  };
+
   return async <Body>(request: FastifyRequest, reply: Reply, build: () => Promise<Body>) => {
     if (ttlMs <= 0) return build();
     const key = `${authOf(request).plan.max_page_size} ${request.protocol}://${request.host}${request.url}`;
     const now = clock.now();
+    const version = await currentVersion(now);
     let entry = entries.get(key);
-    if (!entry || entry.until <= now) {
+    const fresh =
+      entry !== undefined &&
+      (entry.until > now ||
+        (entry.version !== null && entry.version === version?.value && entry.expires > now));
+    if (!entry || !fresh) {
       const body = await build();
-      entry = { body, json: JSON.stringify(body), until: now + ttlMs };
+      const settled =
+        version !== null && revalidation !== undefined && now >= version.since + revalidation.settleMs;
+      entry = {
+        body,
+        json: JSON.stringify(body),
+        until: now + ttlMs,
+        version: settled ? version.value : null,
+        expires: now + (revalidation?.maxAgeMs ?? ttlMs),
+      };
       entries.delete(key);
       if (entries.size >= maxEntries) {
         const oldest = entries.keys().next().value;
