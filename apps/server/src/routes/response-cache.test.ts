@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../clock.js";
+import { trackVersion } from "../data/data-version.js";
 import { responseCache } from "./response-cache.js";
 
 const request = (url: string) =>
@@ -15,10 +16,14 @@ describe("responseCache with revalidation", () => {
     let builds = 0;
     const answers = responseCache(clock, 1_000, {
       revalidation: {
-        version: async () => {
-          versionReads += 1;
-          return version;
-        },
+        version: trackVersion(
+          async () => {
+            versionReads += 1;
+            return version;
+          },
+          clock,
+          1_000,
+        ),
         maxAgeMs: 60_000,
         settleMs: 1_000,
       },

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { Clock } from "../clock.js";
+import type { DataVersion } from "../data/data-version.js";
 import { authOf } from "../plugins/auth.js";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -19,12 +20,12 @@ export type ResponseCache = <Body>(
 
 /**
  * Keeping answers longer than ttlMs: `version` fingerprints the data answers are built from
- * (data/data-version.ts) and is asked at most once per ttlMs; an answer is kept up to `maxAgeMs`
- * while the fingerprint stays the same. `settleMs`: how long the caches under the answers (catalog,
- * latest snapshot) may still give the data of before a change, so an answer built that soon after
- * the fingerprint moved is kept for ttlMs only.
+ * (data/data-version.ts); an answer is kept up to `maxAgeMs` while the fingerprint stays the same.
+ * `settleMs`: how long the caches under the answers (catalog, latest snapshot) may still give the
+ * data of before a change, so an answer built that soon after the fingerprint moved is kept for
+ * ttlMs only.
  */
-export type Revalidation = { version: () => Promise<string>; maxAgeMs: number; settleMs: number };
+export type Revalidation = { version: DataVersion; maxAgeMs: number; settleMs: number };
 
 type Entry = { body: unknown; json: string; until: number; version: string | null; expires: number };
 
@@ -47,31 +48,11 @@ export const responseCache = (
   const maxEntries = options.maxEntries ?? 10_000;
   const entries = new Map<string, Entry>();
   const { revalidation } = options;
-  // The fingerprint as last read, since when it holds, and when to read it again.
-  let known: { value: string; since: number; checkAt: number } | null = null;
-  let reading: Promise<void> | null = null;
-  const currentVersion = async (now: number): Promise<{ value: string; since: number } | null> => {
-    if (!revalidation) return null;
-    if (!known || now >= known.checkAt) {
-      reading ??= revalidation
-        .version()
-        .then((value) => {
-          const at = clock.now();
-          known = { value, since: known?.value === value ? known.since : at, checkAt: at + ttlMs };
-        })
-        .finally(() => {
-          reading = null;
-        });
-      await reading;
-    }
-    return known;
-  };
-
   return async <Body>(request: FastifyRequest, reply: Reply, build: () => Promise<Body>) => {
     if (ttlMs <= 0) return build();
     const key = `${authOf(request).plan.max_page_size} ${request.protocol}://${request.host}${request.url}`;
     const now = clock.now();
-    const version = await currentVersion(now);
+    const version = revalidation ? await revalidation.version.current() : null;
     let entry = entries.get(key);
     const fresh =
       entry !== undefined &&
