@@ -6,6 +6,7 @@ import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import type { Config } from "./config.js";
 import { catalogReader } from "./data/catalog-reader.js";
+import { readDataVersion, trackVersion } from "./data/data-version.js";
 import { findKeyByHash } from "./data/keys.js";
 import type { Sql } from "./data/sql.js";
 import type { KeyLookup } from "./domain/auth/key-cache.js";
@@ -120,12 +121,22 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
   await app.register(openApiPlugin);
   await app.register(docsPlugin);
+  // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
+  const version = trackVersion(() => readDataVersion(deps.sql), clock, 1_000);
   await registerContractRoutes(app, {
     sql: deps.sql,
     catalog: catalogReader(deps.sql, { ttlMs: config.catalogCacheTtlMs, clock }),
-    answers: responseCache(clock, config.responseCacheTtlMs),
+    // Answers kept up to a minute while the data they are built from is unchanged (asked once a second).
+    answers: responseCache(clock, config.responseCacheTtlMs, {
+      revalidation: {
+        version,
+        maxAgeMs: 60_000,
+        settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
+      },
+    }),
     clock,
     usage: deps.usage,
+    dataVersion: config.responseCacheTtlMs > 0 ? version : null,
     config: {
       cursorSecret: config.cursorSecret,
       publicBaseUrl: config.publicBaseUrl,
