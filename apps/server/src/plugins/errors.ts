@@ -6,6 +6,7 @@ import type { ValidationIssue } from "@gmi/contract";
 import { RequestValidationError } from "@ts-rest/fastify";
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodError } from "zod";
+import { isDatabaseUnavailable } from "../data/unavailable.js";
 import { ApiError, isApiError } from "../errors.js";
 import { globalPlugin } from "./plugin.js";
 
@@ -35,9 +36,22 @@ const badBody = (message: string) =>
     issues: [{ location: "body", field: "", message }],
   });
 
+/** Seconds a client is told to wait when the database is unreachable (a restart takes a few). */
+const DATABASE_RETRY_AFTER_S = 5;
+
 /** Maps anything thrown to the one error type; null means "unexpected" (a 500). */
 export const toApiError = (error: unknown, bodyLimit: number): ApiError | null => {
   if (isApiError(error)) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError(
+      "service_unavailable",
+      "The database is unreachable; retry in a few seconds",
+      undefined,
+      {
+        "retry-after": DATABASE_RETRY_AFTER_S,
+      },
+    );
+  }
   if (error instanceof RequestValidationError) return fromRequestValidation(error);
   const e = error as Partial<FastifyError> & { message?: string };
   switch (e.code) {
@@ -118,6 +132,9 @@ export const errorsPlugin = globalPlugin<{ bodyLimit: number }>("errors", async 
   const handle = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = toApiError(error, bodyLimit);
     if (mapped?.code === "payload_too_large") lingerBeforeClose(request.raw.socket);
+    if (mapped?.code === "service_unavailable" && !isApiError(error)) {
+      request.log.warn({ err: error }, "database unreachable: answered 503");
+    }
     if (mapped) return send(reply, mapped);
     request.log.error({ err: error }, "unhandled error");
     return send(
