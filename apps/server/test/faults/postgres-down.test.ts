@@ -72,7 +72,9 @@ describe("PostgreSQL down and restarted", () => {
     expect((await t.app.inject({ url: "/readyz" })).statusCode).toBe(200);
 
     // The batch refused during the outage left nothing behind: processed now, once, metered once.
-    const { rows: before } = await db.pool.query("SELECT 1 FROM idempotency_records WHERE key = 'outage-key'");
+    const { rows: before } = await db.pool.query(
+      "SELECT 1 FROM idempotency_records WHERE key = 'outage-key'",
+    );
     expect(before).toHaveLength(0);
     const processed = await batch(tenant.key, "outage-key");
     expect(processed.statusCode).toBe(200);
