@@ -19,7 +19,7 @@ import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
 import { authPlugin } from "./plugins/auth.js";
 import { corsPlugin } from "./plugins/cors.js";
 import { docsPlugin } from "./plugins/docs.js";
-import { errorsPlugin, toApiError } from "./plugins/errors.js";
+import { errorsPlugin, protocolErrorHandler, toApiError } from "./plugins/errors.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { healthPlugin } from "./plugins/health.js";
 import { idempotencyPlugin } from "./plugins/idempotency.js";
@@ -87,6 +87,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     // A 200-character title (the contract's longest text parameter) percent-encoded: up to 12
     // characters each; anything longer is a 422 (plugins/errors.ts) before it is decoded.
     routerOptions: { maxParamLength: 2_400 },
+    // Node would answer a request without Host with a bare 400 of its own; we serve it (no route
+    // depends on the host), so every answer stays ours.
+    http: { requireHostHeader: false },
+    // Bytes Node's parser refuses (bad header, bare CR, CL with TE, oversized head): the envelope too.
+    clientErrorHandler: protocolErrorHandler(deps.logger as FastifyBaseLogger),
     // Errors raised before routing (a malformed URL) get the same envelope and request id.
     frameworkErrors: (error, request, reply) => {
       const mapped =
