@@ -154,7 +154,8 @@ const textEncoder = (): CopyEncoder<Row> => {
   };
 };
 
-const copyLine = (row: Row): string => {
+/** One row in COPY text format, with its line end (benches write the same rows a raw COPY reads). */
+export const copyLine = (row: Row): string => {
   let line = copyText(row[0]);
   for (let i = 1; i < row.length; i++) line += `\t${copyText(row[i])}`;
   return `${line}\n`;
