@@ -1,8 +1,8 @@
 import type { Period } from "@gmi/contract";
 import { PERIODS } from "@gmi/contract";
 import { loadEventAggregates } from "../data/analytics-aggregates.js";
-import { refreshCells } from "../data/event-cells.js";
 import { staleSnapshotDates } from "../data/cell-versions.js";
+import { refreshCells } from "../data/event-cells.js";
 import { loadQueryAggregateHalves } from "../data/search-aggregates.js";
 import { beginSnapshot, type SnapshotPart } from "../data/snapshot-writer.js";
 import { analyzeSnapshots, computedDates, latestEventDay } from "../data/snapshots.js";
