@@ -10,8 +10,14 @@
  *   index, and the statement triggers that mark changed days), as `\copy` would load them;
  * - `gmi import` of the NDJSON file into another such database, in a process of its own (its peak
  *   RSS is the importer's): reading and gunzip-sniffing the file, validating every line, keying
- *   every event, checking dates and games, COPY with the duplicate check, and rebuilding the
- *   rollup's daily cells of the loaded days before the commit (shown apart as "daily cells").
+ *   every event, checking dates and games, COPY with the duplicate check, in one transaction.
+ *   Then, apart, the rebuild of the daily cells of the loaded days that the next rollup starts with
+ *   (the importer leaves those days marked, as the raw COPY's triggers do): the ratio is shown
+ *   without it and with it.
+ *
+ * Besides wall times, the CPU each side used: PostgreSQL's backends (from /proc, the server being
+ * local) and the importer's Node process. On a shared machine wall times swing with the load; CPU
+ * does not, and with two cores the importer's Node work runs beside the server's.
  *
  * Between rounds both databases are emptied (TRUNCATE) and vacuumed, off the clock. The ratio is
  * raw COPY time / import time (goal: at least 0.7); medians over rounds. A last re-import of the same
@@ -39,6 +45,7 @@ import { eventKey } from "../src/domain/import/event-key.js";
 import { parseLine } from "../src/domain/import/parse-line.js";
 import { lineChunks } from "../src/jobs/import.js";
 import { adminQuery, adminUrl } from "./admin.js";
+import { backendCpuMs } from "./backend-cpu.js";
 import { writeDemoFile } from "./import-file.js";
 
 const { values } = parseArgs({
@@ -139,22 +146,26 @@ const COLUMNS = Object.fromEntries(
   Object.values(EVENT_TABLES).map((t) => [t.name, t.columns.map((c) => `"${c.name}"`).join(", ")]),
 );
 
-/** `\copy` of the three files, one after the other. */
+/** `\copy` of the three files, one after the other: its time and the server's CPU. */
 const rawCopy = (url: string, copies: Record<string, string>) =>
   withClient(url, async (c) => {
+    const pid = (await c.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid ?? 0;
+    const cpuBefore = backendCpuMs([pid]);
     const started = performance.now();
     for (const table of EVENT_TABLE_NAMES) {
       const sink = c.query(copyFrom(`COPY "${table}" (${COLUMNS[table]}) FROM STDIN`));
       await pipeline(createReadStream(copies[table] as string, { highWaterMark: 256 * 1024 }), sink);
     }
-    return performance.now() - started;
+    return { ms: performance.now() - started, serverCpuMs: backendCpuMs([pid]) - cpuBefore };
   });
 
 type RunResult = {
   ms: number;
   cellsMs: number;
   peakRssMb: number;
-  cpuMs: number;
+  nodeCpuMs: number;
+  serverCpuMs: number;
+  cellsServerCpuMs: number;
   new: number;
   duplicates: number;
   rejected: number;
@@ -180,22 +191,14 @@ const main = async () => {
     // The catalog is in both before the clock starts: the raw COPY's tables are the importer's.
     await importRun(raw.url, files.catalog);
     await importRun(imp.url, files.catalog);
-    const rawMs: number[] = [];
-    const importMs: number[] = [];
-    const cellsMs: number[] = [];
-    const rss: number[] = [];
-    let last: RunResult | undefined;
+    const rawRuns: { ms: number; serverCpuMs: number }[] = [];
+    const importRuns: RunResult[] = [];
     for (let round = 0; round < rounds; round++) {
       await reset(raw.url);
       await reset(imp.url);
       // Alternating which goes first, so neither always runs on a warmer machine.
-      const runRaw = async () => rawMs.push(await rawCopy(raw.url, files.copies));
-      const runImport = async () => {
-        last = await importRun(imp.url, files.ndjson);
-        importMs.push(last.ms);
-        cellsMs.push(last.cellsMs);
-        rss.push(last.peakRssMb);
-      };
+      const runRaw = async () => rawRuns.push(await rawCopy(raw.url, files.copies));
+      const runImport = async () => importRuns.push(await importRun(imp.url, files.ndjson));
       if (round % 2 === 0) {
         await runRaw();
         await runImport();
@@ -204,22 +207,28 @@ const main = async () => {
         await runRaw();
       }
       process.stdout.write(
-        `round ${round + 1}: raw COPY ${(rawMs.at(-1) ?? 0).toFixed(0)} ms, gmi import ${(importMs.at(-1) ?? 0).toFixed(0)} ms\n`,
+        `round ${round + 1}: raw COPY ${(rawRuns.at(-1)?.ms ?? 0).toFixed(0)} ms, gmi import ${(importRuns.at(-1)?.ms ?? 0).toFixed(0)} ms (+ cells ${(importRuns.at(-1)?.cellsMs ?? 0).toFixed(0)} ms)\n`,
       );
     }
     const again = await importRun(imp.url, files.ndjson);
-    const rawMedian = median(rawMs);
-    const importMedian = median(importMs);
+    const m = (pick: (r: RunResult) => number) => median(importRuns.map(pick));
+    const rawMs = median(rawRuns.map((r) => r.ms));
+    const rawCpu = median(rawRuns.map((r) => r.serverCpuMs));
+    const importMs = m((r) => r.ms);
+    const cellsMs = m((r) => r.cellsMs);
+    const last = importRuns.at(-1);
+    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     process.stdout.write(
       [
         "",
-        `file:                 ${events.toLocaleString("en")} events, ${last?.lines.toLocaleString("en")} lines, ${mb(size)} NDJSON`,
-        `raw COPY (median):    ${rawMedian.toFixed(0)} ms (${Math.round(events / (rawMedian / 1000)).toLocaleString("en")} events/s; the three event tables with their indexes and triggers)`,
-        `gmi import (median):  ${importMedian.toFixed(0)} ms (${Math.round(events / (importMedian / 1000)).toLocaleString("en")} events/s), of which daily cells ${median(cellsMs).toFixed(0)} ms; stored ${last?.new.toLocaleString("en")} new, ${last?.duplicates} duplicates, ${last?.rejected} rejected`,
-        `ratio raw / import:   ${(rawMedian / importMedian).toFixed(2)} (goal: >= 0.7)`,
-        `  without the cells:  ${(rawMedian / (importMedian - median(cellsMs))).toFixed(2)}`,
-        `peak RSS of import:   ${Math.max(...rss).toFixed(0)} MB (goal: < 300 MB)`,
-        `re-import, same file: ${again.ms.toFixed(0)} ms: ${again.new} new, ${again.duplicates.toLocaleString("en")} duplicates (peak RSS ${again.peakRssMb.toFixed(0)} MB)`,
+        `file:                  ${events.toLocaleString("en")} events, ${last?.lines.toLocaleString("en")} lines, ${mb(size)} NDJSON, ${rounds} round(s), medians`,
+        `raw COPY:              ${s(rawMs)} (server CPU ${s(rawCpu)}): the three event tables with their indexes and triggers`,
+        `gmi import:            ${s(importMs)} (server CPU ${s(m((r) => r.serverCpuMs))}, importer CPU ${s(m((r) => r.nodeCpuMs))}); ${last?.new.toLocaleString("en")} new, ${last?.duplicates} duplicates, ${last?.rejected} rejected`,
+        `ratio raw / import:    ${(rawMs / importMs).toFixed(2)} (goal: >= 0.7); server CPU alone ${(rawCpu / m((r) => r.serverCpuMs)).toFixed(2)}`,
+        `next rollup's cells:   ${s(cellsMs)} (server CPU ${s(m((r) => r.cellsServerCpuMs))}): the loaded days' daily cells, rebuilt by the next rollup`,
+        `ratio with the cells:  ${(rawMs / (importMs + cellsMs)).toFixed(2)}`,
+        `peak RSS of import:    ${Math.max(...importRuns.map((r) => r.peakRssMb)).toFixed(0)} MB (goal: < 300 MB)`,
+        `re-import, same file:  ${s(again.ms)}: ${again.new} new, ${again.duplicates.toLocaleString("en")} duplicates (peak RSS ${again.peakRssMb.toFixed(0)} MB)`,
         "",
       ].join("\n"),
     );
