@@ -82,6 +82,10 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     // Our own one-line-per-request log (plugins/request-context.ts) replaces Fastify's two lines.
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
+    // Draining (SIGTERM): requests already arriving on open connections are answered, each with
+    // `Connection: close`, rather than refused with a 503 that a proxy retries only for some methods;
+    // new connections are refused, which a proxy retries on another replica (compose.yaml).
+    return503OnClosing: false,
     // Titles in /games/title/:title may be long once percent-encoded.
     routerOptions: { maxParamLength: 1_000 },
     // Errors raised before routing (a malformed URL) get the same envelope and request id.
