@@ -30,6 +30,9 @@ case "$service" in
     exec runuser -u redis -- redis-server "$@" --protected-mode no
     ;;
   nginx)
+    # Logs to the container's output, as the official image does.
+    ln -sf /dev/stdout /var/log/nginx/access.log
+    ln -sf /dev/stderr /var/log/nginx/error.log
     exec nginx -g 'daemon off;'
     ;;
   *)
