@@ -17,6 +17,7 @@ import { ApiError } from "./errors.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
 import { authPlugin } from "./plugins/auth.js";
 import { corsPlugin } from "./plugins/cors.js";
+import { dashboardPlugin } from "./plugins/dashboard.js";
 import { docsPlugin } from "./plugins/docs.js";
 import { errorsPlugin, toApiError } from "./plugins/errors.js";
 import type { ReadinessCheck } from "./plugins/health.js";
@@ -119,6 +120,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
   await app.register(openApiPlugin);
   await app.register(docsPlugin);
+  await app.register(dashboardPlugin, { dir: config.dashboardDir });
   await registerContractRoutes(app, {
     sql: deps.sql,
     catalog: catalogReader(deps.sql, { ttlMs: config.catalogCacheTtlMs, clock }),

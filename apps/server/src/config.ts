@@ -95,6 +95,8 @@ const EnvSchema = z.object({
   ROLLUP_SCHEDULE: schedule.default("off"),
   /** Browser origins allowed to call the API (plugins/cors.ts); unset: no CORS headers at all. */
   CORS_ORIGINS: origins.optional(),
+  /** The built seller dashboard served at /app (relative: to the repository root). */
+  DASHBOARD_DIR: z.string().min(1).default("apps/web/dist"),
 });
 
 export type Config = {
@@ -106,6 +108,7 @@ export type Config = {
   redisUrl: string | undefined;
   publicBaseUrl: string | undefined;
   corsOrigins: string[] | "*";
+  dashboardDir: string;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   cursorSecret: string;
   metricsToken: string | undefined;
@@ -161,6 +164,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     corsOrigins: e.CORS_ORIGINS ?? [],
+    dashboardDir: path.resolve(REPO_ROOT, e.DASHBOARD_DIR),
     logLevel: e.LOG_LEVEL,
     cursorSecret,
     metricsToken: e.METRICS_TOKEN,

@@ -91,6 +91,7 @@ const main = async () => {
 
   say();
   say(`GMI API listening on ${baseUrl}  (OpenAPI: ${baseUrl}/api/v1/openapi.json)`);
+  say(`Seller dashboard: ${baseUrl}/app/  (reference: ${baseUrl}/docs)`);
   if (!redis) say("Rate limits are counted in this process (set REDIS_URL to share them between servers).");
   if (demoKeys) {
     say("Demo API keys (shown once; all scopes):");
