@@ -46,8 +46,8 @@ describe("the dashboard at /app", () => {
 
   it("answers the page for any other path, and never a file outside the build", async () => {
     expect((await t.app.inject({ url: "/app/game/101" })).body).toContain("<title>GMI</title>");
-    const escape = await t.app.inject({ url: "/app/../gmi-dashboard-outside.txt" });
-    expect(escape.body).not.toContain("TOP-SECRET-CONTENT");
+    const traversal = await t.app.inject({ url: "/app/../gmi-dashboard-outside.txt" });
+    expect(traversal.body).not.toContain("TOP-SECRET-CONTENT");
     const encoded = await t.app.inject({ url: "/app/%2e%2e/gmi-dashboard-outside.txt" });
     expect(encoded.body).not.toContain("TOP-SECRET-CONTENT");
   });
