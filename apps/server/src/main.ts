@@ -139,6 +139,7 @@ const main = async () => {
 
   say();
   say(`GMI API listening on ${baseUrl}`);
+  say(`  Seller dashboard: ${baseUrl}/app/`);
   say(`  API reference: ${baseUrl}/docs   (OpenAPI document: ${baseUrl}/api/v1/openapi.json)`);
   if (db.embedded)
     say(`  Database: embedded, under ${config.dataDir}; \`${cli} ...\` commands share it while this runs.`);
