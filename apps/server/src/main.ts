@@ -2,6 +2,7 @@ import type { PlanSlug } from "@gmi/contract";
 import { PLAN_SLUGS, SCOPES } from "@gmi/contract";
 import { Redis } from "ioredis";
 import { scoringOf } from "./analytics/scoring.js";
+import { todayOf } from "./analytics/snapshot.js";
 import { buildApp, createLogger } from "./app.js";
 import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -105,7 +106,7 @@ const main = async () => {
   const demoKeys = demo ? await createDemoAccounts(db.pool) : null;
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : null;
-  const limiter = redis ? redisLimiterStore(redis) : memoryLimiterStore();
+  const limiter = redis ? redisLimiterStore(redis, config.redisKeyPrefix) : memoryLimiterStore();
   const usage = pgUsageStore(db.pool, {
     flushMs: config.usageFlushMs,
     onError: (error) => logger.error({ err: error }, "usage flush failed; retrying at the next flush"),
@@ -159,8 +160,9 @@ const main = async () => {
       const started = performance.now();
       try {
         // The latest day again (its events may still have been arriving), then any missing date.
-        const latest = await rollupDates(db, { days: 1, force: true }, scoring);
-        const missing = await rollupDates(db, { days: 30, force: false }, scoring);
+        const today = todayOf(systemClock);
+        const latest = await rollupDates(db, { days: 1, force: true, today }, scoring);
+        const missing = await rollupDates(db, { days: 30, force: false, today }, scoring);
         metrics.observeRollup(performance.now() - started, "success");
         logger.info({ dates: [...latest, ...missing] }, "scheduled rollup done");
       } catch (error) {

@@ -1,3 +1,5 @@
+import { todayOf } from "../analytics/snapshot.js";
+import { systemClock } from "../clock.js";
 import type { Database } from "../db/open.js";
 import type { ScoringConfig } from "../domain/analytics/weights.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
@@ -32,7 +34,7 @@ export const seedDemo = async (
   const report = await importLines(db, lines(), onLine);
   const computed = await rollupDates(
     db,
-    { end: options.endDate, days: options.rollupDays, force: true },
+    { end: options.endDate, days: options.rollupDays, force: true, today: todayOf(systemClock) },
     scoring,
   );
   const events = report.counts.redirect + report.counts.watch + report.counts.search;

@@ -1,20 +1,23 @@
 import { scoringOf } from "../../analytics/scoring.js";
-import { loadConfig } from "../../config.js";
+import { todayOf } from "../../analytics/snapshot.js";
+import { systemClock } from "../../clock.js";
+import { cliNameFrom, loadConfig } from "../../config.js";
 import { countEvents } from "../../data/contents.js";
 import { latestEventDay } from "../../data/snapshots.js";
 import type { Database } from "../../db/open.js";
 import type { ScoringConfig } from "../../domain/analytics/weights.js";
 import { addDays, dayOf, type IsoDay } from "../../domain/analytics/windows.js";
 import { DEMO_SCALES, type DemoScale, demoEventCount } from "../../domain/demo/generate.js";
-import { ImportRejected, type ImportReport, importFile } from "../../jobs/import.js";
-import { rollupDates } from "../../jobs/rollup.js";
+import type { ImportReport } from "../../jobs/import.js";
+import { FutureDateRefused, rollupDates } from "../../jobs/rollup.js";
 import { seedDemo } from "../../jobs/seed-demo.js";
 import { openCliDatabase } from "../database.js";
 import { CliError, type CliIo, parseFlags, positiveInt } from "../io.js";
 import { progressBar } from "../progress.js";
+import { importCommand } from "./import.js";
 
-/** `cli`: how the operator runs gmi (GMI_CLI_NAME), for the commands messages name. */
-type Context = { db: Database; scoring: ScoringConfig; io: CliIo; json: boolean; cli: string };
+/** `cli`: how the operator runs gmi (GMI_CLI_NAME; read from the environment when not given). */
+type Context = { db: Database; scoring: ScoringConfig; io: CliIo; json: boolean; cli?: string };
 
 /** Runs a data command on the configured database; `command` is what it runs, for messages. */
 export const withAnalyticsDatabase = async (
@@ -46,42 +49,6 @@ const summary = (report: ImportReport) => {
   return { ...report, events, events_per_second: rate, durationMs: Math.round(report.durationMs) };
 };
 
-/** `gmi import FILE [FILE...]`: each file in its own transaction; `-` is standard input. */
-export const importCommand = async (args: string[], ctx: Context) => {
-  const files = args.filter((a) => a !== "--json");
-  if (files.length === 0)
-    throw new CliError("usage", "import needs at least one FILE (or - for standard input)");
-  const results = [];
-  for (const file of files) {
-    const bar = progressBar(`importing ${file}`);
-    try {
-      const report = await importFile(ctx.db, file, (p) =>
-        bar.update(p.totalBytes ? p.bytes : p.lines, p.totalBytes, p.totalBytes ? "bytes" : "lines"),
-      );
-      bar.done();
-      const s = summary(report);
-      results.push({ file, ...s });
-      if (!ctx.json) {
-        ctx.io.stdout(
-          `${file}: ${s.lines} lines, ${s.events} events in ${s.durationMs} ms (${s.events_per_second} events/s)\n`,
-        );
-      }
-    } catch (error) {
-      bar.done();
-      if (error instanceof ImportRejected) {
-        throw new CliError(
-          "invalid_state",
-          `${file}: line ${error.line}: ${error.reason} (nothing from this file was loaded)`,
-        );
-      }
-      if ((error as NodeJS.ErrnoException).code === "ENOENT")
-        throw new CliError("not_found", `${file}: no such file`);
-      throw error;
-    }
-  }
-  return { files: results };
-};
-
 /** `gmi rollup [--date D] [--days N] [--force]`. */
 export const rollupCommand = async (args: string[], ctx: Context) => {
   const flags = parseFlags(args, {
@@ -90,19 +57,29 @@ export const rollupCommand = async (args: string[], ctx: Context) => {
     force: { type: "boolean" },
   });
   const days = flags.days === undefined ? 1 : positiveInt("days", flags.days);
-  const end = isoDate("date", flags.date) ?? (await latestEventDay(ctx.db.pool));
+  const today = todayOf(systemClock);
+  const asked = isoDate("date", flags.date);
+  if (asked !== undefined && asked > today)
+    throw new CliError("usage", `--date ${new FutureDateRefused(asked, today).message}`);
+  const cli = ctx.cli ?? cliNameFrom();
+  const end = asked ?? (await latestEventDay(ctx.db.pool, today));
   if (!end) {
     throw new CliError(
       "invalid_state",
-      `nothing to roll up: the database has no events; load some with \`${ctx.cli} import FILE\` (or \`${ctx.cli} seed --demo\`)`,
+      `nothing to roll up: the database has no events up to today; load some with \`${cli} import FILE\` (or \`${cli} seed --demo\`)`,
     );
   }
   const bar = progressBar("rollup");
-  const computed = await rollupDates(ctx.db, { end, days, force: Boolean(flags.force) }, ctx.scoring, (p) => {
-    bar.update(p.index, p.total, "dates");
-    if (!ctx.json)
-      ctx.io.stdout(`rolled up ${p.date} in ${Math.round(p.durationMs)} ms (${p.index}/${p.total})\n`);
-  });
+  const computed = await rollupDates(
+    ctx.db,
+    { end, days, force: Boolean(flags.force), today },
+    ctx.scoring,
+    (p) => {
+      bar.update(p.index, p.total, "dates");
+      if (!ctx.json)
+        ctx.io.stdout(`rolled up ${p.date} in ${Math.round(p.durationMs)} ms (${p.index}/${p.total})\n`);
+    },
+  );
   bar.done();
   const done = new Set(computed);
   const skipped = Array.from({ length: days }, (_, i) => addDays(end, i - days + 1)).filter(
@@ -111,7 +88,7 @@ export const rollupCommand = async (args: string[], ctx: Context) => {
   if (!ctx.json && skipped.length > 0) {
     const which =
       skipped.length === 1 ? skipped[0] : `${skipped.length} dates (${skipped[0]} .. ${skipped.at(-1)})`;
-    const again = `${ctx.cli} rollup${flags.date ? ` --date ${end}` : ""}${flags.days ? ` --days ${days}` : ""} --force`;
+    const again = `${cli} rollup${flags.date ? ` --date ${end}` : ""}${flags.days ? ` --days ${days}` : ""} --force`;
     ctx.io.stdout(
       `${computed.length === 0 ? "nothing to roll up: " : ""}${which} already rolled up, skipped; to compute again (after late events): ${again}\n`,
     );
@@ -145,7 +122,7 @@ export const seedCommand = async (args: string[], ctx: Context) => {
     throw new CliError(
       "invalid_state",
       `the database already holds ${held.toLocaleString("en")} events; seeding would add ${total.toLocaleString("en")} demo events (and demo games) to them. ` +
-        `To add them anyway, run again with --add (its dates are then rolled up again); for a clean demo, use an empty database (another DATA_DIR).`,
+        "To add them anyway, run again with --add (its dates are then rolled up again); for a clean demo, use an empty database (another DATA_DIR).",
     );
   }
   if (!ctx.json) {
