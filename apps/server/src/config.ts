@@ -43,16 +43,6 @@ const schedule = z
     { message: 'must be "off" or a five-field cron expression (UTC) such as "15 0 * * *"' },
   );
 
-/** How messages name the operator's CLI where GMI_CLI_NAME is not set: the repository's way. */
-export const DEFAULT_CLI_NAME = "./scripts/pnpm gmi";
-
-/**
- * GMI_CLI_NAME, the command the operator types to run `gmi` (the image sets `gmi`). Read on its own
- * so that `gmi help` works even when the rest of the configuration is invalid.
- */
-export const cliNameFrom = (env: Record<string, string | undefined> = process.env): string =>
-  env.GMI_CLI_NAME?.trim() || DEFAULT_CLI_NAME;
-
 /**
  * A secret that reads like `${METRICS_TOKEN:-}` or `$CURSOR_SECRET` is a variable some tool did not
  * expand (podman-compose 1.0.3 passes compose.yaml's `${...}` literally): accepting it would make the
@@ -64,7 +54,7 @@ const secret = (minLength: number) =>
     .string()
     .min(minLength, `must be at least ${minLength} characters`)
     .refine((value) => !UNEXPANDED_VARIABLE.test(value), {
-      message: "looks like an unexpanded variable (such as ${NAME} or $NAME): pass the value itself",
+      message: "looks like an unexpanded variable (such as $NAME or $\u007bNAME}): pass the value itself",
     });
 
 /** "*" or a comma list of origins (`https://app.example.com,http://localhost:5173`), no paths. */
@@ -89,6 +79,16 @@ const origins = z.string().transform((value, ctx): string[] | "*" => {
   }
   return list;
 });
+
+/** How messages name the operator's CLI where GMI_CLI_NAME is not set: the repository's way. */
+export const DEFAULT_CLI_NAME = "./scripts/pnpm gmi";
+
+/**
+ * GMI_CLI_NAME, the command the operator types to run `gmi` (the image sets `gmi`). Read on its own
+ * so that `gmi help` works even when the rest of the configuration is invalid.
+ */
+export const cliNameFrom = (env: Record<string, string | undefined> = process.env): string =>
+  env.GMI_CLI_NAME?.trim() || DEFAULT_CLI_NAME;
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -119,10 +119,9 @@ const EnvSchema = z.object({
   LIQUIDITY_DEMAND_WEIGHT: z.coerce.number().min(0).max(1).default(0.7),
   UNMET_MIN_SEARCHES: int(1).default(5),
   ROLLUP_SCHEDULE: schedule.default("off"),
-  GMI_CLI_NAME: z.string().trim().min(1).default(DEFAULT_CLI_NAME),
-
   /** Browser origins allowed to call the API (plugins/cors.ts); unset: no CORS headers at all. */
   CORS_ORIGINS: origins.optional(),
+  GMI_CLI_NAME: z.string().trim().min(1).default(DEFAULT_CLI_NAME),
 });
 
 export type Config = {

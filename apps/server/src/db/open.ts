@@ -134,7 +134,8 @@ export const openDatabase = async (options: DatabaseOptions): Promise<Database> 
   const url = options.databaseUrl ?? (embedded as Embedded).url;
   const pool = embedded
     ? new UnpreparedPool({ connectionString: url, max: options.poolSize ?? 4 })
-    : new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    : // A database that accepts no connection fails a request within seconds (a 503), never hangs it.
+      new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: 5_000 });
   // An idle connection that the server drops (restart, failover, a test dropping its database)
   // must not crash the process: the pool discards it and the next query opens a new one.
   pool.on("error", () => {});

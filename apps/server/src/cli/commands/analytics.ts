@@ -1,7 +1,7 @@
 import { scoringOf } from "../../analytics/scoring.js";
 import { todayOf } from "../../analytics/snapshot.js";
 import { systemClock } from "../../clock.js";
-import { cliNameFrom, loadConfig } from "../../config.js";
+import { loadConfig } from "../../config.js";
 import { countEvents } from "../../data/contents.js";
 import { latestEventDay } from "../../data/snapshots.js";
 import type { Database } from "../../db/open.js";
@@ -16,8 +16,8 @@ import { CliError, type CliIo, parseFlags, positiveInt } from "../io.js";
 import { progressBar } from "../progress.js";
 import { importCommand } from "./import.js";
 
-/** `cli`: how the operator runs gmi (GMI_CLI_NAME; read from the environment when not given). */
-type Context = { db: Database; scoring: ScoringConfig; io: CliIo; json: boolean; cli?: string };
+/** `cli`: how the operator runs gmi (GMI_CLI_NAME), for the commands messages name. */
+type Context = { db: Database; scoring: ScoringConfig; io: CliIo; json: boolean; cli: string };
 
 /** Runs a data command on the configured database; `command` is what it runs, for messages. */
 export const withAnalyticsDatabase = async (
@@ -58,15 +58,14 @@ export const rollupCommand = async (args: string[], ctx: Context) => {
   });
   const days = flags.days === undefined ? 1 : positiveInt("days", flags.days);
   const today = todayOf(systemClock);
-  const asked = isoDate("date", flags.date);
-  if (asked !== undefined && asked > today)
-    throw new CliError("usage", `--date ${new FutureDateRefused(asked, today).message}`);
-  const cli = ctx.cli ?? cliNameFrom();
-  const end = asked ?? (await latestEventDay(ctx.db.pool, today));
+  const requested = isoDate("date", flags.date);
+  if (requested !== undefined && requested > today)
+    throw new CliError("usage", `--date ${new FutureDateRefused(requested, today).message}`);
+  const end = requested ?? (await latestEventDay(ctx.db.pool, today));
   if (!end) {
     throw new CliError(
       "invalid_state",
-      `nothing to roll up: the database has no events up to today; load some with \`${cli} import FILE\` (or \`${cli} seed --demo\`)`,
+      `nothing to roll up: the database has no events; load some with \`${ctx.cli} import FILE\` (or \`${ctx.cli} seed --demo\`)`,
     );
   }
   const bar = progressBar("rollup");
@@ -88,7 +87,7 @@ export const rollupCommand = async (args: string[], ctx: Context) => {
   if (!ctx.json && skipped.length > 0) {
     const which =
       skipped.length === 1 ? skipped[0] : `${skipped.length} dates (${skipped[0]} .. ${skipped.at(-1)})`;
-    const again = `${cli} rollup${flags.date ? ` --date ${end}` : ""}${flags.days ? ` --days ${days}` : ""} --force`;
+    const again = `${ctx.cli} rollup${flags.date ? ` --date ${end}` : ""}${flags.days ? ` --days ${days}` : ""} --force`;
     ctx.io.stdout(
       `${computed.length === 0 ? "nothing to roll up: " : ""}${which} already rolled up, skipped; to compute again (after late events): ${again}\n`,
     );
@@ -122,7 +121,7 @@ export const seedCommand = async (args: string[], ctx: Context) => {
     throw new CliError(
       "invalid_state",
       `the database already holds ${held.toLocaleString("en")} events; seeding would add ${total.toLocaleString("en")} demo events (and demo games) to them. ` +
-        "To add them anyway, run again with --add (its dates are then rolled up again); for a clean demo, use an empty database (another DATA_DIR).",
+        `To add them anyway, run again with --add (its dates are then rolled up again); for a clean demo, use an empty database (another DATA_DIR).`,
     );
   }
   if (!ctx.json) {
