@@ -212,9 +212,41 @@ describe("nullable fields", () => {
   });
 });
 
+describe("before any rollup", () => {
+  // The fixture catalog (game 101), no events, no rollup.
+  const empty = useTestDatabase();
+  let bare: TestApp;
+  beforeAll(async () => {
+    bare = await startTestApp(empty().pool);
+  });
+  afterAll(() => bare?.close());
+
+  it("the analytics routes answer 503 service_unavailable, as documented", async () => {
+    const bareKey = (await createTenant(empty().pool)).key;
+    const analytics = listRoutes().filter(
+      ({ route }) => route.metadata.scope !== "games.read" && route.metadata.scope !== null,
+    );
+    expect(analytics.length).toBeGreaterThan(5);
+    for (const { route } of analytics) {
+      const fixtureGame = { id: "101", game_id: "101" };
+      const request =
+        route.method === "GET" ? { method: "GET" as const, url: urlOf(route, fixtureGame) } : valid(route);
+      const response = await bare.app.inject({
+        ...request,
+        headers: { ...(request.headers as Record<string, string>), ...bearer(bareKey) },
+      });
+      exercised.add(`${route.method} ${templateOf(route)} ${response.statusCode}`);
+      expect(response.statusCode, `${route.method} ${route.path}`).toBe(503);
+      expect(checker.problems(route.method, templateOf(route), response)).toEqual([]);
+      expect(response.json().error.code).toBe("service_unavailable");
+    }
+  });
+});
+
 /**
  * Statuses not produced here: 409 needs a second request while the first is still in flight
- * (apps/server/test/idempotency.test.ts covers it), 500 needs a bug and 503 a database outage.
+ * (apps/server/test/idempotency.test.ts covers it), 500 needs a bug, and 503 on catalog routes a
+ * database outage (the analytics routes' 503 before any rollup is checked above).
  */
 const NOT_PRODUCED = new Set([409, 500, 503]);
 
