@@ -106,3 +106,36 @@ describe("the rank of a search row", () => {
     ]);
   });
 });
+
+describe("parameters an endpoint does not take", () => {
+  const refused = async (url: string, field: string) => {
+    const response = await t.app.inject({ url, headers: bearer(key) });
+    expect(response.statusCode, `${url}: ${response.body}`).toBe(422);
+    expect(response.json().error).toMatchObject({
+      code: "validation_failed",
+      message: `Invalid query parameter ${field}: is not a parameter of this endpoint`,
+      details: { issues: [{ location: "query", field, message: "is not a parameter of this endpoint" }] },
+    });
+  };
+
+  it("are a 422 naming them on sibling endpoints, as an invalid sort is on /intelligence", async () => {
+    await refused("/api/v1/demand-intent/searches/trending?sort=volume", "sort");
+    await refused("/api/v1/demand-intent/searches/unmet?sort=unmet", "sort");
+    await refused("/api/v1/demand-intent/searches?game_id=981", "game_id");
+    await refused("/api/v1/demand-intent/searches/conditions?console_id=1", "console_id");
+    await refused("/api/v1/intelligence/101?limit=5", "limit");
+    await refused("/api/v1/games/titles?period=7d", "period");
+    await refused("/api/v1/games/game/101?period=7d", "period");
+    await refused("/api/v1/games/title/Apple%20Quest?limit=1", "limit");
+    await refused("/api/v1/me?verbose=1", "verbose");
+    const sort = await t.app.inject({ url: "/api/v1/intelligence?sort=volume", headers: bearer(key) });
+    expect(sort.statusCode).toBe(422);
+  });
+
+  it("leave the parameters an endpoint does take working", async () => {
+    const body = await list(
+      "/api/v1/demand-intent/searches/trending?period=7d&date=2026-11-20&limit=5&page=1&paginate=page",
+    );
+    expect(body.data).toHaveLength(2);
+  });
+});

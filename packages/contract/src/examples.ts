@@ -150,6 +150,8 @@ export const examples = {
         score: 0,
       },
     ],
+    sample_size: 524,
+    min_sample_size: 5,
   },
   gameSignals: {
     game_id: 101,

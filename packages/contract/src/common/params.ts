@@ -49,12 +49,23 @@ export const IdSchema = z.coerce
 
 export const DecimalStringSchema = z.string().regex(/^\d+\.\d{2}$/, "must be a decimal string like 149.99");
 
-export const PeriodQuerySchema = z.object({
-  period: PeriodSchema.default("7d"),
-  date: IsoDateSchema.optional(),
-});
+/**
+ * Query schemas are strict: a parameter the endpoint does not take (`/trending?sort=volume`,
+ * `/searches?game_id=981`) is a 422 naming it, as an invalid value is, rather than silently
+ * ignored (docs/decisions.md). `merge` keeps the strictness of the schema merged in and `extend`
+ * that of the schema extended, so every query schema built from these stays strict.
+ */
+export const PeriodQuerySchema = z
+  .object({
+    period: PeriodSchema.default("7d"),
+    date: IsoDateSchema.optional(),
+  })
+  .strict();
 
-export const ConsoleScopeQuerySchema = z.object({ console_id: IdSchema.optional() });
+export const ConsoleScopeQuerySchema = z.object({ console_id: IdSchema.optional() }).strict();
+
+/** The query of an endpoint that takes no parameters: any parameter is a 422 naming it. */
+export const NoQuerySchema = z.object({}).strict();
 
 /** Ids inside JSON bodies are numbers, not numeric strings. */
 export const JsonIdSchema = z

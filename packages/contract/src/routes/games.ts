@@ -2,7 +2,7 @@ import { initContract } from "@ts-rest/core";
 import { z } from "zod";
 import { dataEnvelope, paginatedEnvelope } from "../common/envelope.js";
 import { PaginationQuerySchema } from "../common/pagination.js";
-import { IdSchema, TextParamSchema } from "../common/params.js";
+import { IdSchema, NoQuerySchema, TextParamSchema } from "../common/params.js";
 import { GameRecordSchema, GameSlugItemSchema, GameTitleItemSchema } from "../common/rows.js";
 import { meta } from "./shared.js";
 
@@ -32,6 +32,7 @@ export const gamesRoutes = c.router({
     method: "GET",
     path: "/api/v1/games/game/:id",
     pathParams: z.object({ id: IdSchema }),
+    query: NoQuerySchema,
     responses: { 200: dataEnvelope(GameRecordSchema, {}) },
     summary: "One game by id (404 for an unknown or disabled id)",
     metadata: meta({ scope: "games.read", notFound: "game" }),
@@ -40,6 +41,7 @@ export const gamesRoutes = c.router({
     method: "GET",
     path: "/api/v1/games/slug/:slug",
     pathParams: z.object({ slug: TextParamSchema(200) }),
+    query: NoQuerySchema,
     responses: { 200: lookup },
     summary: "Games with this slug (one per console); empty list when none",
     metadata: games,
@@ -48,6 +50,7 @@ export const gamesRoutes = c.router({
     method: "GET",
     path: "/api/v1/games/title/:title",
     pathParams: z.object({ title: TextParamSchema(200) }),
+    query: NoQuerySchema,
     responses: { 200: lookup },
     summary: "Games with this display title, case-insensitive; empty list when none",
     metadata: games,

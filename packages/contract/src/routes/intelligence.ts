@@ -47,9 +47,16 @@ export const ListingConditionRowSchema = z.object({
 
 export const ConditionRecommendationSchema = z.object({
   game: GameIdentitySchema,
-  /** The highest-scoring condition that has a catalog price; `null` when the game has no price. */
+  /**
+   * The highest-scoring condition that has a catalog price; `null` when the game has no price, or
+   * when `sample_size` is below `min_sample_size`.
+   */
   recommended: ListingConditionSchema.nullable(),
   conditions: z.array(ListingConditionRowSchema).length(3),
+  /** The demand units behind the advice: redirects, alerts and searches tagged loose, cib or new. */
+  sample_size: z.number().int().nonnegative(),
+  /** The fewest units a recommendation needs; below it `recommended` is `null`. */
+  min_sample_size: z.number().int().positive(),
 });
 export type ConditionRecommendation = z.infer<typeof ConditionRecommendationSchema>;
 

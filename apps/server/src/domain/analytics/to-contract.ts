@@ -181,4 +181,6 @@ export const toConditionRecommendation = (
     },
     score: c.score,
   })),
+  sample_size: recommendation.sampleSize,
+  min_sample_size: recommendation.minSampleSize,
 });
