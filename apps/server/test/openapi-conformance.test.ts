@@ -151,7 +151,7 @@ for (const { name, route } of listRoutes()) {
         const busy = (await createTenant(db().pool, { plan: "free" })).key;
         let status = 0;
         // Windows are aligned to the UTC minute: a run that crosses a minute fills the next one.
-      for (let i = 0; i <= 2 * PLANS.free.rate_limit_per_minute && status !== 429; i++) {
+        for (let i = 0; i <= 2 * PLANS.free.rate_limit_per_minute && status !== 429; i++) {
           status = (await send(route, valid(route), busy)).statusCode;
         }
         expect(status).toBe(metered ? 429 : 200);

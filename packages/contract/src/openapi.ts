@@ -304,7 +304,9 @@ export const buildOpenApiDocument = (version = "1.0.0") => {
       if (!names.has(body)) names.set(body, componentName);
       responses[status] = {
         description:
-          status === "207" ? "Mixed outcomes: at least one item failed; see each item's status." : "OK",
+          status === "207"
+            ? "Mixed outcomes: at least one item failed; see each item's status."
+            : `${route.summary ?? "OK"}.`,
         headers: headersFor(Number(status), batch),
         content: {
           "application/json": {
