@@ -16,6 +16,7 @@ import type { UsageStore } from "./domain/limits/usage.js";
 import { ApiError } from "./errors.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
 import { authPlugin } from "./plugins/auth.js";
+import { corsPlugin } from "./plugins/cors.js";
 import { docsPlugin } from "./plugins/docs.js";
 import { errorsPlugin, toApiError } from "./plugins/errors.js";
 import type { ReadinessCheck } from "./plugins/health.js";
@@ -82,8 +83,9 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     // Our own one-line-per-request log (plugins/request-context.ts) replaces Fastify's two lines.
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
-    // Titles in /games/title/:title may be long once percent-encoded.
-    routerOptions: { maxParamLength: 1_000 },
+    // A 200-character title (the contract's longest text parameter) percent-encoded: up to 12
+    // characters each; anything longer is a 422 (plugins/errors.ts) before it is decoded.
+    routerOptions: { maxParamLength: 2_400 },
     // Errors raised before routing (a malformed URL) get the same envelope and request id.
     frameworkErrors: (error, request, reply) => {
       const mapped =
@@ -102,6 +104,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
   await app.register(errorsPlugin, { bodyLimit: config.bodyLimitBytes });
   await app.register(requestContextPlugin, { logger: deps.logger });
+  await app.register(corsPlugin, { origins: config.corsOrigins });
   // Counts every response (errors and 404s included) from its final status and error code.
   const metrics =
     deps.metrics ??

@@ -43,6 +43,43 @@ const schedule = z
     { message: 'must be "off" or a five-field cron expression (UTC) such as "15 0 * * *"' },
   );
 
+/**
+ * A secret that reads like `${METRICS_TOKEN:-}` or `$CURSOR_SECRET` is a variable some tool did not
+ * expand (podman-compose 1.0.3 passes compose.yaml's `${...}` literally): accepting it would make the
+ * literal text the secret, so the server refuses to start instead.
+ */
+const UNEXPANDED_VARIABLE = /\$\{[^}]*\}?|\$[A-Za-z_][A-Za-z0-9_]*/;
+const secret = (minLength: number) =>
+  z
+    .string()
+    .min(minLength, `must be at least ${minLength} characters`)
+    .refine((value) => !UNEXPANDED_VARIABLE.test(value), {
+      message: "looks like an unexpanded variable (such as ${NAME} or $NAME): pass the value itself",
+    });
+
+/** "*" or a comma list of origins (`https://app.example.com,http://localhost:5173`), no paths. */
+const origins = z.string().transform((value, ctx): string[] | "*" => {
+  if (value.trim() === "*") return "*";
+  const list = value
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of list) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (!parsed || !["http:", "https:"].includes(parsed.protocol) || parsed.origin !== origin) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `"${origin}" is not an origin like https://app.example.com`,
+      });
+      return z.NEVER;
+    }
+  }
+  return list;
+});
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: int(0, 65_535).default(3000),
@@ -50,13 +87,15 @@ const EnvSchema = z.object({
   DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   REDIS_URL: url(["redis:", "rediss:"]).optional(),
+  /** Prefix of the rate-window keys: several deployments (or a bench) can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default("gmi:rl:"),
   PUBLIC_BASE_URL: url(["http:", "https:"])
     .transform((value) => value.replace(/\/+$/, ""))
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  CURSOR_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  CURSOR_SECRET: secret(32).optional(),
   /** Bearer token of GET /metrics; unset, /metrics is not served. */
-  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  METRICS_TOKEN: secret(16).optional(),
   BODY_LIMIT_BYTES: int(1024).default(1_048_576),
   /** How long a looked-up key stays cached in a process; revocation takes effect within it. */
   AUTH_CACHE_TTL_MS: int(0, 60_000).default(5_000),
@@ -70,6 +109,8 @@ const EnvSchema = z.object({
   LIQUIDITY_DEMAND_WEIGHT: z.coerce.number().min(0).max(1).default(0.7),
   UNMET_MIN_SEARCHES: int(1).default(5),
   ROLLUP_SCHEDULE: schedule.default("off"),
+  /** Browser origins allowed to call the API (plugins/cors.ts); unset: no CORS headers at all. */
+  CORS_ORIGINS: origins.optional(),
 });
 
 export type Config = {
@@ -79,7 +120,9 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
   publicBaseUrl: string | undefined;
+  corsOrigins: string[] | "*";
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   cursorSecret: string;
   metricsToken: string | undefined;
@@ -133,7 +176,9 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     dataDir,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    corsOrigins: e.CORS_ORIGINS ?? [],
     logLevel: e.LOG_LEVEL,
     cursorSecret,
     metricsToken: e.METRICS_TOKEN,

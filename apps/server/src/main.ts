@@ -78,7 +78,7 @@ const main = async () => {
   const demoKeys = demo ? await createDemoAccounts(db.pool) : null;
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : null;
-  const limiter = redis ? redisLimiterStore(redis) : memoryLimiterStore();
+  const limiter = redis ? redisLimiterStore(redis, config.redisKeyPrefix) : memoryLimiterStore();
   const usage = pgUsageStore(db.pool, {
     flushMs: config.usageFlushMs,
     onError: (error) => logger.error({ err: error }, "usage flush failed; retrying at the next flush"),

@@ -124,6 +124,7 @@ describe("parameters an endpoint does not take", () => {
     await refused("/api/v1/demand-intent/searches?game_id=981", "game_id");
     await refused("/api/v1/demand-intent/searches/conditions?console_id=1", "console_id");
     await refused("/api/v1/intelligence/101?limit=5", "limit");
+    await refused("/api/v1/intelligence/101/history?sort=volume", "sort");
     await refused("/api/v1/games/titles?period=7d", "period");
     await refused("/api/v1/games/game/101?period=7d", "period");
     await refused("/api/v1/games/title/Apple%20Quest?limit=1", "limit");

@@ -211,6 +211,7 @@ export const exampleRequests = {
   "/api/v1/intelligence": curl("/api/v1/intelligence?period=7d&sort=liquidity&console_id=1&limit=10"),
   "/api/v1/intelligence/:id": curl("/api/v1/intelligence/101?period=30d"),
   "/api/v1/intelligence/:id/conditions": curl("/api/v1/intelligence/101/conditions?period=30d"),
+  "/api/v1/intelligence/:id/history": curl("/api/v1/intelligence/101/history?from=2026-10-01&to=2026-10-30"),
   "/api/v1/intelligence/batch": post(
     "/api/v1/intelligence/batch?period=7d",
     '{"requests":[{"game_id":101},{"game_id":102}]}',

@@ -43,7 +43,8 @@ export const USAGE = `Usage: pnpm gmi <command> [flags] [--json]
   keys revoke --id ID
   keys list --org ID
   plans list
-  import FILE [FILE...]                         load NDJSON events and catalog lines (- = stdin, .gz ok)
+  import [--max-errors N] FILE [FILE...]        load NDJSON events and catalog lines (- = stdin, .gz ok);
+                                                events already stored are skipped (docs/data-format.md)
   rollup [--date YYYY-MM-DD] [--days N] [--force]
                                                 compute the snapshots of N dates ending at --date
   seed --demo [--scale small|large|N] [--seed S] [--end-date YYYY-MM-DD] [--rollup-days N]

@@ -1,7 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { ConfigError } from "../config.js";
 
 export type EmbeddedPostgres = { url: string; stop(): Promise<void> };
 
@@ -12,6 +11,7 @@ export type EmbeddedPostgres = { url: string; stop(): Promise<void> };
  * PGlite runs one query at a time; the socket server multiplexes our few connections onto it.
  */
 export const startEmbeddedPostgres = async (dataDir: string): Promise<EmbeddedPostgres> => {
+  const { PGlite, PGLiteSocketServer } = await loadPglite();
   const pgDir = path.resolve(dataDir, "pglite");
   const socketDir = path.resolve(dataDir, "socket");
   await mkdir(pgDir, { recursive: true });
@@ -33,4 +33,23 @@ export const startEmbeddedPostgres = async (dataDir: string): Promise<EmbeddedPo
       await db.close();
     },
   };
+};
+
+/**
+ * Imported only when needed: the container image leaves PGlite out (a production server always has
+ * DATABASE_URL), and there its absence must read as a configuration error, not a stack trace.
+ */
+const loadPglite = async () => {
+  try {
+    const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("@electric-sql/pglite-socket"),
+    ]);
+    return { PGlite, PGLiteSocketServer };
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND") throw error;
+    throw new ConfigError(
+      "DATABASE_URL is not set, and this installation has no embedded database (PGlite is only in the repository's development install): set DATABASE_URL to a PostgreSQL URL",
+    );
+  }
 };

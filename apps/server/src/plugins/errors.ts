@@ -61,6 +61,11 @@ export const toApiError = (error: unknown, bodyLimit: number): ApiError | null =
     case "FST_ERR_CTP_INVALID_JSON_BODY":
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return badBody(e.message ?? "is not valid JSON");
+    case "FST_ERR_MAX_PARAM_LENGTH":
+      // The router refuses a parameter longer than any the contract accepts before ts-rest sees it.
+      return new ApiError("validation_failed", "Invalid path: a path parameter is too long", {
+        issues: [{ location: "path", field: "", message: "is longer than any value this route accepts" }],
+      });
     case "FST_ERR_BAD_URL":
       return new ApiError("validation_failed", "The URL is not valid", {
         issues: [{ location: "path", field: "", message: "is not a valid URL (bad percent-encoding)" }],

@@ -2,7 +2,7 @@ import { initContract } from "@ts-rest/core";
 import { z } from "zod";
 import { dataEnvelope, paginatedEnvelope } from "../common/envelope.js";
 import { PaginationQuerySchema } from "../common/pagination.js";
-import { IdSchema, NoQuerySchema } from "../common/params.js";
+import { IdSchema, NoQuerySchema, TextParamSchema } from "../common/params.js";
 import { GameRecordSchema, GameSlugItemSchema, GameTitleItemSchema } from "../common/rows.js";
 import { meta } from "./shared.js";
 
@@ -40,7 +40,7 @@ export const gamesRoutes = c.router({
   bySlug: {
     method: "GET",
     path: "/api/v1/games/slug/:slug",
-    pathParams: z.object({ slug: z.string().min(1).max(200) }),
+    pathParams: z.object({ slug: TextParamSchema(200) }),
     query: NoQuerySchema,
     responses: { 200: lookup },
     summary: "Games with this slug (one per console); empty list when none",
@@ -49,7 +49,7 @@ export const gamesRoutes = c.router({
   byTitle: {
     method: "GET",
     path: "/api/v1/games/title/:title",
-    pathParams: z.object({ title: z.string().min(1).max(200) }),
+    pathParams: z.object({ title: TextParamSchema(200) }),
     query: NoQuerySchema,
     responses: { 200: lookup },
     summary: "Games with this display title, case-insensitive; empty list when none",

@@ -16,6 +16,7 @@ import {
   LiquidityRowSchema,
   NotFoundItemSchema,
 } from "../common/rows.js";
+import { gameHistoryEnvelope, HistoryQuerySchema } from "./history.js";
 import { ListQuerySchema, meta, periodMeta } from "./shared.js";
 
 const c = initContract();
@@ -91,6 +92,17 @@ export const intelligenceRoutes = c.router({
     query: PeriodQuerySchema,
     responses: { 200: dataEnvelope(ConditionRecommendationSchema, periodMeta) },
     summary: "Listing condition recommendation for one game",
+    metadata: meta({ scope: "intelligence.read" }),
+  },
+  history: {
+    method: "GET",
+    path: "/api/v1/intelligence/:id/history",
+    pathParams: GamePathSchema,
+    query: HistoryQuerySchema,
+    responses: { 200: gameHistoryEnvelope },
+    summary: "Daily history of one game (beyond the interface)",
+    description:
+      "The game's liquidity score, demand index, redirects, distinct users, watch and search counts on each computed date from `from` to `to` (at most 90 days; default the 30 days ending on the latest computed date). Dates without a snapshot are absent.",
     metadata: meta({ scope: "intelligence.read" }),
   },
   batch: {

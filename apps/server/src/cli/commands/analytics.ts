@@ -6,12 +6,13 @@ import type { Database } from "../../db/open.js";
 import type { ScoringConfig } from "../../domain/analytics/weights.js";
 import { addDays, dayOf, type IsoDay } from "../../domain/analytics/windows.js";
 import { DEMO_SCALES, type DemoScale } from "../../domain/demo/generate.js";
-import { ImportRejected, type ImportReport, importFile } from "../../jobs/import.js";
+import type { ImportReport } from "../../jobs/import.js";
 import { FutureDateRefused, rollupDates } from "../../jobs/rollup.js";
 import { seedDemo } from "../../jobs/seed-demo.js";
 import { openCliDatabase } from "../database.js";
 import { CliError, type CliIo, parseFlags, positiveInt } from "../io.js";
 import { progressBar } from "../progress.js";
+import { importCommand } from "./import.js";
 
 type Context = { db: Database; scoring: ScoringConfig; io: CliIo; json: boolean };
 
@@ -42,42 +43,6 @@ const summary = (report: ImportReport) => {
   const events = report.counts.redirect + report.counts.watch + report.counts.search;
   const rate = Math.round(events / Math.max(0.001, report.durationMs / 1000));
   return { ...report, events, events_per_second: rate, durationMs: Math.round(report.durationMs) };
-};
-
-/** `gmi import FILE [FILE...]`: each file in its own transaction; `-` is standard input. */
-export const importCommand = async (args: string[], ctx: Context) => {
-  const files = args.filter((a) => a !== "--json");
-  if (files.length === 0)
-    throw new CliError("usage", "import needs at least one FILE (or - for standard input)");
-  const results = [];
-  for (const file of files) {
-    const bar = progressBar(`importing ${file}`);
-    try {
-      const report = await importFile(ctx.db, file, (p) =>
-        bar.update(p.totalBytes ? p.bytes : p.lines, p.totalBytes, p.totalBytes ? "bytes" : "lines"),
-      );
-      bar.done();
-      const s = summary(report);
-      results.push({ file, ...s });
-      if (!ctx.json) {
-        ctx.io.stdout(
-          `${file}: ${s.lines} lines, ${s.events} events in ${s.durationMs} ms (${s.events_per_second} events/s)\n`,
-        );
-      }
-    } catch (error) {
-      bar.done();
-      if (error instanceof ImportRejected) {
-        throw new CliError(
-          "invalid_state",
-          `${file}: line ${error.line}: ${error.reason} (nothing from this file was loaded)`,
-        );
-      }
-      if ((error as NodeJS.ErrnoException).code === "ENOENT")
-        throw new CliError("not_found", `${file}: no such file`);
-      throw error;
-    }
-  }
-  return { files: results };
 };
 
 /** `gmi rollup [--date D] [--days N] [--force]`. */
