@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { Clock } from "../clock.js";
+import { BoundedMap } from "../domain/cache/bounded-map.js";
 import { authOf } from "../plugins/auth.js";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -26,8 +27,16 @@ export type ResponseCache = <Body>(
  * handler that fails throws). Data changes show within `ttlMs`, like the catalog and snapshot
  * caches underneath; a cursor that expires is honoured up to `ttlMs` longer. ttlMs 0: off.
  */
-export const responseCache = (clock: Clock, ttlMs: number, maxEntries = 2_000): ResponseCache => {
-  const entries = new Map<string, { body: unknown; json: string; until: number }>();
+export const responseCache = (
+  clock: Clock,
+  ttlMs: number,
+  maxEntries = 2_000,
+  maxBytes = 16 * 1_048_576,
+): ResponseCache => {
+  const entries = new BoundedMap<string, { body: unknown; json: string; until: number }>(
+    maxEntries,
+    maxBytes,
+  );
   return async <Body>(request: FastifyRequest, reply: Reply, build: () => Promise<Body>) => {
     if (ttlMs <= 0) return build();
     const key = `${authOf(request).plan.max_page_size} ${request.protocol}://${request.host}${request.url}`;
@@ -36,12 +45,8 @@ export const responseCache = (clock: Clock, ttlMs: number, maxEntries = 2_000): 
     if (!entry || entry.until <= now) {
       const body = await build();
       entry = { body, json: JSON.stringify(body), until: now + ttlMs };
-      entries.delete(key);
-      if (entries.size >= maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest !== undefined) entries.delete(oldest);
-      }
-      entries.set(key, entry);
+      // The body object is kept beside its JSON: about twice the JSON's bytes.
+      entries.set(key, entry, entry.json.length * 2);
     }
     // Fastify would serialize the body again: hand it the kept serialization instead.
     const { json } = entry;
