@@ -2,7 +2,8 @@
  * `pnpm bench:soak [--seconds 60] [--connections 50]`: the real server (`src/main.ts`, a process
  * of its own, production settings) under mixed valid and invalid traffic over many distinct URLs,
  * API keys and Idempotency-Keys, its RSS sampled every second from /proc. Prints RSS over time and
- * whether it stayed flat (within ±20% of the first sample after warm-up, the first quarter of the run).
+ * whether it stayed flat (within ±20% of the first sample after warm-up: `--warmup` seconds, by
+ * default half the run, while the answer caches fill and V8 sizes its heap).
  *
  * Env: BENCH_DATABASE_URL or TEST_DATABASE_URL (an admin URL; the bench creates and drops its own
  * database), BENCH_REDIS_URL (optional: the server counts rate windows in Redis).
@@ -28,11 +29,13 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "60" },
     connections: { type: "string", default: "50" },
     keys: { type: "string", default: "200" },
+    warmup: { type: "string" },
   },
 });
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
 const keyCount = Number(args.keys);
+const warmup = Number(args.warmup ?? seconds / 2);
 
 const rssMb = (pid: number): number => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -114,6 +117,7 @@ const main = async () => {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   let server: ReturnType<typeof spawn> | null = null;
+  const metricsToken = randomBytes(16).toString("hex");
   try {
     await migrate(url.toString());
     const db = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
@@ -155,6 +159,7 @@ const main = async () => {
         PORT: "0",
         HOST: "127.0.0.1",
         CURSOR_SECRET: randomBytes(32).toString("hex"),
+        METRICS_TOKEN: metricsToken,
         ROLLUP_SCHEDULE: "off",
       },
       stdio: ["ignore", "pipe", "inherit"],
@@ -195,15 +200,26 @@ const main = async () => {
         done += 1;
       }
     };
-    const samples: Array<{ t: number; rss: number; requests: number }> = [];
+    // The V8 heap in use (from /metrics) beside RSS: a heap that levels off while RSS climbs is
+    // the allocator, a heap that keeps climbing is something kept.
+    const heapMb = async (): Promise<number> => {
+      const text = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
+        .then((r) => r.text())
+        .catch(() => "");
+      return Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? Number.NaN) / 1_048_576;
+    };
+    type Sample = { t: number; rss: number; heap: number; requests: number };
+    const samples: Sample[] = [];
     const started = Date.now();
-    samples.push({ t: 0, rss: rssMb(pid), requests: 0 });
-    const sampler = setInterval(() => {
-      samples.push({ t: Math.round((Date.now() - started) / 1000), rss: rssMb(pid), requests: done });
-    }, 1_000);
+    const sample = async () => {
+      const t = Math.round((Date.now() - started) / 1000);
+      samples.push({ t, rss: rssMb(pid), heap: await heapMb(), requests: done });
+    };
+    await sample();
+    const sampler = setInterval(() => void sample(), 1_000);
     await Promise.all(Array.from({ length: connections }, worker));
     clearInterval(sampler);
-    samples.push({ t: Math.round((Date.now() - started) / 1000), rss: rssMb(pid), requests: done });
+    await sample();
 
     console.log(
       `\nsoak: ${seconds}s, ${connections} connections, ${keyCount} API keys, limiter ${process.env.BENCH_REDIS_URL ? "redis" : "memory"}`,
@@ -211,24 +227,28 @@ const main = async () => {
     console.log(
       `requests: ${done} (${Math.round(done / seconds)}/s); ${JSON.stringify(Object.fromEntries(statuses))}\n`,
     );
-    console.log("   t(s)   RSS MB   requests");
+    console.log("   t(s)   RSS MB  heap MB   requests");
     const every = Math.max(1, Math.round(samples.length / 20));
     for (const [i, s] of samples.entries()) {
       if (i % every === 0 || i === samples.length - 1) {
         console.log(
-          `${String(s.t).padStart(7)} ${s.rss.toFixed(1).padStart(8)} ${String(s.requests).padStart(10)}`,
+          `${String(s.t).padStart(7)} ${s.rss.toFixed(1).padStart(8)} ${s.heap.toFixed(1).padStart(8)} ${String(s.requests).padStart(10)}`,
         );
       }
     }
-    const warm = samples.filter((s) => s.t >= seconds / 4);
+    const warm = samples.filter((s) => s.t >= warmup);
     const base0 = warm[0]?.rss ?? Number.NaN;
     const max = Math.max(...warm.map((s) => s.rss));
     const min = Math.min(...warm.map((s) => s.rss));
     const last = warm.at(-1)?.rss ?? Number.NaN;
     const drift = (value: number) => `${(((value - base0) / base0) * 100).toFixed(1)}%`;
     console.log(
-      `\nafter warm-up (t >= ${seconds / 4}s): start ${base0.toFixed(1)} MB, min ${min.toFixed(1)} (${drift(min)}), ` +
+      `\nafter warm-up (t >= ${warmup}s): start ${base0.toFixed(1)} MB, min ${min.toFixed(1)} (${drift(min)}), ` +
         `max ${max.toFixed(1)} (${drift(max)}), end ${last.toFixed(1)} (${drift(last)})`,
+    );
+    const heaps = warm.map((s) => s.heap);
+    console.log(
+      `heap after warm-up: start ${heaps[0]?.toFixed(1)} MB, max ${Math.max(...heaps).toFixed(1)}, end ${heaps.at(-1)?.toFixed(1)}`,
     );
     const flat = max <= base0 * 1.2 && min >= base0 * 0.8;
     console.log(flat ? "RSS flat within ±20% after warm-up" : "RSS NOT flat within ±20% after warm-up");

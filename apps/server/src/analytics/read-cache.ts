@@ -11,8 +11,11 @@ export type ReadCache = {
   get<T>(key: string, ttlMs: number | null, load: () => Promise<T>): Promise<T>;
 };
 
-/** Bytes of JSON kept per cache at most: pages of 100 rows are ~40 KB each. */
-const MAX_BYTES = 24 * 1_048_576;
+/**
+ * JSON bytes kept per cache at most (pages of 100 rows are ~40 KB; their objects take a few times
+ * their JSON in the heap): hundreds of pages, not the thousands a count cap alone allowed.
+ */
+const MAX_BYTES = 8 * 1_048_576;
 
 export const readCache = (clock: Clock, maxEntries = 5_000, maxBytes = MAX_BYTES): ReadCache => {
   const entries = new BoundedMap<string, { value: Promise<unknown>; expiresAt: number }>(

@@ -48,7 +48,7 @@ export const catalogReader = (
   const maxEntries = options.maxEntries ?? 5_000;
   const entries = new BoundedMap<string, { until: number; value: Promise<unknown> }>(
     maxEntries,
-    options.maxBytes ?? 16 * 1_048_576,
+    options.maxBytes ?? 8 * 1_048_576,
   );
   const memo =
     <Args extends unknown[], R>(name: string, read: (...args: Args) => Promise<R>) =>

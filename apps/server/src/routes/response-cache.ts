@@ -31,7 +31,7 @@ export const responseCache = (
   clock: Clock,
   ttlMs: number,
   maxEntries = 2_000,
-  maxBytes = 16 * 1_048_576,
+  maxBytes = 8 * 1_048_576,
 ): ResponseCache => {
   const entries = new BoundedMap<string, { body: unknown; json: string; until: number }>(
     maxEntries,
