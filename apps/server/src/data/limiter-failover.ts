@@ -43,7 +43,8 @@ export const failoverLimiterStore = (
   fallback: LimiterStore,
   options: FailoverOptions,
 ): LimiterStore & { healthy(): boolean } => {
-  const timeoutMs = options.timeoutMs ?? 250;
+  // Generous: a busy event loop delays the timer too, and a false alarm splits the windows.
+  const timeoutMs = options.timeoutMs ?? 1_000;
   const retryMs = options.retryMs ?? 1_000;
   const now = options.now ?? Date.now;
   let downSince: number | null = null;

@@ -73,8 +73,8 @@ describe.skipIf(!canRunRedis)("Redis down", () => {
     // Still limited, by this replica's own windows.
     expect(during.every((r) => r.headers["x-ratelimit-limit"] === "100000")).toBe(true);
     for (let i = 0; i < 20; i++) expect((await get()).statusCode).toBe(200);
-    // Bounded: the shared store is given 250 ms, then skipped for a second at a time.
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Bounded: the shared store is given 1 s, then skipped for a second at a time.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(messages().filter((m) => m.startsWith("redis unreachable"))).toHaveLength(1);
     const ready = await app.inject({ url: "/readyz" });
     expect(ready.statusCode).toBe(200);
