@@ -36,6 +36,10 @@ describe("the msw handlers", () => {
     await gmiClient.intelligence.get(101);
     await gmiClient.intelligence.get(102, { period: "day", date: "2026-11-01" });
     await gmiClient.intelligence.conditions(101);
+    const history = await gmiClient.intelligence.history(101);
+    expect(history.data.points).toHaveLength(30);
+    expect(history.data.points.at(-1)?.liquidity_score).toBe(gmi.fixtures.profiles.get(101)?.liquidity_score);
+    await gmiClient.intelligence.history(101, { period: "7d", from: "2026-11-01", to: "2026-11-30" });
     await gmiClient.searches.conditions();
     await gmiClient.searches.gameConditions(101);
     await gmiClient.games.get(101);
@@ -54,6 +58,20 @@ describe("the msw handlers", () => {
         .map((r) => r.name)
         .sort(),
     );
+  });
+
+  it("history: stops at the latest date, and refuses a reversed or over-long range like the server", async () => {
+    const c = makeClient();
+    const tail = await c.intelligence.history(101, { from: "2026-11-15" });
+    expect(tail.meta).toMatchObject({ period: "day", from: "2026-11-15", to: "2026-11-20" });
+    expect(tail.data.points.map((p) => p.date)).toEqual([15, 16, 17, 18, 19, 20].map((d) => `2026-11-${d}`));
+    await expect(c.intelligence.history(101, { from: "2026-11-20", to: "2026-11-01" })).rejects.toMatchObject(
+      {
+        status: 422,
+      },
+    );
+    await expect(c.intelligence.history(101, { from: "2026-12-01" })).rejects.toMatchObject({ status: 422 });
+    await expect(c.intelligence.history(9_999)).rejects.toMatchObject({ status: 404 });
   });
 
   it("the profile's rank is the game's place on the leaderboard, or null without demand", async () => {

@@ -42,7 +42,11 @@ type ProfileSource = { row: StoredLiquidityRow | null; game: GameInfo };
  * A game enabled after the snapshot was computed has no row in it: it resolves all the same, with
  * zero demand, scored against the current highest complete price (docs/decisions.md).
  */
-const zeroDemandRow = (game: GameInfo, maxComplete: number, scoring: ScoringConfig): StoredLiquidityRow => {
+export const zeroDemandRow = (
+  game: GameInfo,
+  maxComplete: number,
+  scoring: ScoringConfig,
+): StoredLiquidityRow => {
   const complete = game.prices.complete === null ? null : Number(game.prices.complete);
   const access = priceAccessibility(complete, maxComplete);
   return {

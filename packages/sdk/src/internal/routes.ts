@@ -9,6 +9,7 @@ export const ROUTES = {
   "intelligence.list": ["GET", "/api/v1/intelligence"],
   "intelligence.get": ["GET", "/api/v1/intelligence/:id"],
   "intelligence.conditions": ["GET", "/api/v1/intelligence/:id/conditions"],
+  "intelligence.history": ["GET", "/api/v1/intelligence/:id/history"],
   "intelligence.batch": ["POST", "/api/v1/intelligence/batch"],
   "demandIntent.searches": ["GET", "/api/v1/demand-intent/searches"],
   "demandIntent.trending": ["GET", "/api/v1/demand-intent/searches/trending"],

@@ -9,6 +9,7 @@ import {
 import type { RouteName } from "../types.js";
 import { batchResolver } from "./batch.js";
 import type { Fixtures } from "./fixtures.js";
+import { historyResolver } from "./history.js";
 import { type ListQuery, paginate } from "./paginate.js";
 import { errorReply, type Reply } from "./reply.js";
 import type { MockState } from "./state.js";
@@ -148,9 +149,12 @@ export const resolvers = {
       return { ...row, price, score: price === null ? 0 : row.score };
     });
     const priced = conditions.filter((row) => row.price !== null).sort((a, b) => b.score - a.score);
-    const data = { game: profile.game, recommended: priced[0]?.condition ?? null, conditions };
+    const { sample_size, min_sample_size } = examples.conditionRecommendation;
+    const recommended = sample_size >= min_sample_size ? (priced[0]?.condition ?? null) : null;
+    const data = { game: profile.game, recommended, conditions, sample_size, min_sample_size };
     return ok({ data, meta: scopeMeta(input, world) });
   },
+  "intelligence.history": historyResolver,
   "intelligence.batch": batchResolver((world, id) => {
     const profile = world.fixtures.profiles.get(id);
     return profile && { ...profile, found: true };

@@ -38,6 +38,19 @@ export class Intelligence {
   }
 
   /**
+   * One game's daily points (liquidity score, demand index, redirects, distinct users, watch and
+   * search counts) from `from` to `to`, at most 90 days; by default the 30 days ending on the latest
+   * computed date. Beyond the spec's interface: an addition of this API.
+   */
+  history(
+    id: number,
+    query?: QueryOf<"intelligence.history">,
+    options?: RequestOptions,
+  ): Promise<ResponseOf<"intelligence.history">> {
+    return this.core.get("intelligence.history", { id }, query, options);
+  }
+
+  /**
    * Scores any number of games: chunks of the plan's `max_batch_size`, one item per id in input
    * order, per-item failures kept per item (inspect each `status`).
    */

@@ -1,0 +1,94 @@
+import { useState } from "react";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import { Empty, Loading, Pager } from "../components/Pager.js";
+import { formatCount, formatShare } from "../format.js";
+import { useCall } from "../use-call.js";
+import { PeriodSelect, type PeriodValue } from "./Leaderboard.js";
+
+const COPY = {
+  trending: {
+    title: "Trending searches",
+    lead: "What buyers search for more than before: stock it while it rises.",
+    empty: "No search is rising in this period.",
+  },
+  unmet: {
+    title: "Unmet searches",
+    lead: "What buyers search for and do not find: demand nobody is serving yet.",
+    empty: "Every frequent search found results in this period.",
+  },
+} as const;
+
+/** Search demand: trending (by momentum) or unmet (by the share of searches without results). */
+export const Searches = ({ kind }: { kind: "trending" | "unmet" }) => {
+  const [period, setPeriod] = useState<PeriodValue>("7d");
+  const [page, setPage] = useState(1);
+  const rows = useCall((client) => client.searches[kind]({ period, page, limit: 20 }), [kind, period, page]);
+  const copy = COPY[kind];
+  return (
+    <section aria-labelledby="searches-title">
+      <h2 id="searches-title">{copy.title}</h2>
+      <p className="lead">{copy.lead}</p>
+      <form className="filters" onSubmit={(e) => e.preventDefault()}>
+        <PeriodSelect
+          value={period}
+          onChange={(value) => {
+            setPeriod(value);
+            setPage(1);
+          }}
+        />
+      </form>
+      {rows.status === "loading" ? <Loading what="searches" /> : null}
+      {rows.status === "error" ? <ErrorNotice error={rows.error} retry={rows.retry} /> : null}
+      {rows.status === "ok" && rows.data.data.length === 0 ? <Empty>{copy.empty}</Empty> : null}
+      {rows.status === "ok" && rows.data.data.length > 0 ? (
+        <>
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Search</th>
+                  <th scope="col">Searches</th>
+                  <th scope="col">{kind === "unmet" ? "Without results" : "Momentum"}</th>
+                  <th scope="col" className="wide">
+                    Buyers
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.data.data.map((row) => (
+                  <tr key={row.query}>
+                    <td>{row.rank}</td>
+                    <td>{row.query}</td>
+                    <td>{formatCount(row.search.search_count)}</td>
+                    <td>
+                      {kind === "unmet" ? (
+                        formatShare(row.results.zero_result_share)
+                      ) : (
+                        <span className={`momentum ${row.momentum.label}`}>
+                          {row.momentum.value === null
+                            ? row.momentum.label
+                            : `×${row.momentum.value.toFixed(2)}`}
+                        </span>
+                      )}
+                    </td>
+                    <td className="wide">{formatCount(row.search.distinct_users)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="meta">Data of {rows.data.meta.period_date}</p>
+          {rows.data.meta.pagination.mode === "page" ? (
+            <Pager
+              page={rows.data.meta.pagination.page}
+              lastPage={rows.data.meta.pagination.last_page}
+              total={rows.data.meta.pagination.total}
+              onPage={setPage}
+            />
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+};

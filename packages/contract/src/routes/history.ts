@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { dataEnvelope } from "../common/envelope.js";
+import { IsoDateSchema, PeriodSchema } from "../common/params.js";
+import { GameIdentitySchema } from "../common/rows.js";
+
+/** Longest range one history request may span (both ends included); docs/decisions.md. */
+export const HISTORY_MAX_DAYS = 90;
+/** Days answered when the request names no `from` (ending on `to`, or on the latest computed date). */
+export const HISTORY_DEFAULT_DAYS = 30;
+
+const DAY_MS = 86_400_000;
+const spanDays = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+
+/**
+ * `period` picks which stored snapshots are read: `day` (the default) gives each day's own activity,
+ * `7d`/`30d` the trailing window ending on each date (smoother lines).
+ */
+export const HistoryQuerySchema = z
+  .object({
+    period: PeriodSchema.default("day"),
+    from: IsoDateSchema.optional(),
+    to: IsoDateSchema.optional(),
+  })
+  .superRefine((query, ctx) => {
+    if (!query.from || !query.to) return;
+    const days = spanDays(query.from, query.to);
+    if (days < 1) ctx.addIssue({ code: "custom", path: ["from"], message: "must not be after to" });
+    else if (days > HISTORY_MAX_DAYS)
+      ctx.addIssue({
+        code: "custom",
+        path: ["from"],
+        message: `range must span at most ${HISTORY_MAX_DAYS} days`,
+      });
+  });
+export type HistoryQuery = z.infer<typeof HistoryQuerySchema>;
+
+/** One computed date: the game's all-consoles figures in the snapshot of that date. */
+export const HistoryPointSchema = z.object({
+  date: IsoDateSchema,
+  liquidity_score: z.number().int().min(0).max(100),
+  demand_index: z.number().min(0),
+  redirects: z.number().int().nonnegative(),
+  distinct_users: z.number().int().nonnegative(),
+  watch_count: z.number().int().nonnegative(),
+  search_count: z.number().int().nonnegative(),
+});
+export type HistoryPoint = z.infer<typeof HistoryPointSchema>;
+
+export const GameHistorySchema = z.object({
+  game: GameIdentitySchema,
+  /** Oldest first; dates without a computed snapshot are absent (a gap, not a zero). */
+  points: z.array(HistoryPointSchema).max(HISTORY_MAX_DAYS),
+});
+export type GameHistory = z.infer<typeof GameHistorySchema>;
+
+export const gameHistoryEnvelope = dataEnvelope(GameHistorySchema, {
+  period: PeriodSchema,
+  from: IsoDateSchema,
+  to: IsoDateSchema,
+});

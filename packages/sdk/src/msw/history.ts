@@ -1,0 +1,58 @@
+import { HISTORY_DEFAULT_DAYS, HISTORY_MAX_DAYS, type HistoryPoint } from "@gmi/contract";
+import { errorReply, type Reply } from "./reply.js";
+import type { Resolver } from "./resolvers.js";
+
+const DAY_MS = 86_400_000;
+const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
+const dayAt = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * A game's history as the server would answer it, made up but stable: the last point is the game's
+ * profile on the mock's latest date, earlier days wander around it by a fixed wave per game, so a
+ * chart has something to draw and a test gets the same numbers every run.
+ */
+export const historyResolver: Resolver = (input, world): Reply => {
+  const profile = world.fixtures.profiles.get(input.path.id);
+  if (!profile)
+    return errorReply("not_found", `No enabled game with id ${input.path.id}`, {
+      resource: "game",
+      id: input.path.id,
+    });
+  const latest = dayNumber(world.latestDate);
+  const {
+    from: askedFrom,
+    to: askedTo,
+    period,
+  } = input.query as { from?: string; to?: string; period: string };
+  const to = askedTo
+    ? dayNumber(askedTo)
+    : askedFrom
+      ? Math.min(dayNumber(askedFrom) + HISTORY_DEFAULT_DAYS - 1, latest)
+      : latest;
+  const from = askedFrom ? dayNumber(askedFrom) : to - (HISTORY_DEFAULT_DAYS - 1);
+  if (from > to || to - from + 1 > HISTORY_MAX_DAYS) {
+    const message = from > to ? "must not be after to" : `range must span at most ${HISTORY_MAX_DAYS} days`;
+    return errorReply("validation_failed", `Invalid query parameter from: ${message}`, {
+      issues: [{ location: "query", field: "from", message }],
+    });
+  }
+  const points: HistoryPoint[] = [];
+  for (let day = from; day <= Math.min(to, latest); day++) {
+    const wave = 1 + 0.25 * Math.sin((day + profile.game.id) / 3) - 0.01 * (latest - day);
+    const scale = Math.max(0, day === latest ? 1 : wave);
+    const count = (n: number) => Math.round(n * scale);
+    points.push({
+      date: dayAt(day),
+      liquidity_score: Math.min(100, Math.round(profile.liquidity_score * scale)),
+      demand_index: Math.round(profile.demand.index * scale * 10_000) / 10_000,
+      redirects: count(profile.demand.redirects),
+      distinct_users: Math.min(count(profile.demand.distinct_users), count(profile.demand.redirects)),
+      watch_count: count(profile.demand.watch_count),
+      search_count: count(profile.demand.redirects / 2),
+    });
+  }
+  return {
+    status: 200,
+    body: { data: { game: profile.game, points }, meta: { period, from: dayAt(from), to: dayAt(to) } },
+  };
+};
