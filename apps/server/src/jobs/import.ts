@@ -168,8 +168,7 @@ class Loader {
     if (batch.count === 0) return Promise.resolve();
     batch.close();
     this.events[type] = new EventBatch(type, this.copy);
-    // Games of this file first: their lines may come later than the first events, and a rebuild
-    // reads them; written in file order, the catalog is in place whatever the order of the lines.
+    // The catalog lines read so far go first: writes keep the file's order.
     const catalog = this.flushCatalog();
     return catalog.then(() =>
       this.enqueue(async () => {
