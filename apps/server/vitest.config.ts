@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 /**
  * Two projects: `unit` (src/**, no database, beside the code) and `integration` (test/** and the
  * database layer's own tests: real PostgreSQL from TEST_DATABASE_URL, Redis from TEST_REDIS_URL).
+ * In CI a missing service fails the run instead of skipping suites (test/required-services.ts).
  * Two workers at most: the machines have two cores and each integration file owns a database.
  */
 export const config = defineConfig({
@@ -15,6 +16,7 @@ export const config = defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts", "src/db/**/*.test.ts"],
+          globalSetup: ["test/required-services.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds what the server image holds into one folder: the bundled server and CLI (dist/), the Prisma
-# schema and migrations (prisma/), production dependencies only (node_modules/) and a `gmi` command
-# (bin/gmi). apps/server/Dockerfile runs this in its build stage and copies the folder; CI runs it
+# Builds what the server image holds into one folder: the bundled server and CLI (dist/, npm packages
+# included), the Prisma schema and migrations (prisma/), the one package read from disk at run time
+# (node_modules/: the migration engine's WebAssembly, and the contract's openapi.json) and a `gmi`
+# command (bin/gmi). apps/server/Dockerfile runs this in its build stage and copies the folder; CI runs it
 # into a scratch folder and starts the server from there (scripts/deploy/smoke.sh). One script, so
 # what CI proves is what the image contains.
 #
@@ -27,12 +28,32 @@ pnpm exec turbo run build --filter=@gmi/server... --output-logs=errors-only
 step "bundle the server and the CLI"
 node scripts/deploy/bundle-server.mjs
 
-step "production dependencies into $out"
+step "the image contents into $out"
 rm -rf "$out"
-# pnpm 10 deploys from the shared lockfile (a dedicated lockfile, exact versions) only for injected
-# workspace packages. Setting it for this command alone gives that without changing how the
-# workspace links @gmi/contract for development (symlinked, so contract rebuilds show at once).
-pnpm --config.inject-workspace-packages=true --filter @gmi/server --prod deploy "$out" --reporter=silent
+mkdir -p "$out/dist" "$out/prisma" "$out/node_modules"
+cp apps/server/dist/main.js apps/server/dist/main.js.map apps/server/dist/cli.js apps/server/dist/cli.js.map "$out/dist/"
+cp -R apps/server/prisma/schema.prisma apps/server/prisma/migrations "$out/prisma/"
+# dist/*.js are ES modules: the folder's package.json says so, and names nothing to install.
+node -e '
+  const pkg = require("./apps/server/package.json");
+  const out = { name: pkg.name, version: pkg.version, private: true, type: "module", engines: pkg.engines };
+  require("node:fs").writeFileSync(process.argv[1], `${JSON.stringify(out, null, 2)}\n`);
+' "$out/package.json"
+# The packages the bundle still loads from node_modules (bundle-server.mjs RUNTIME_PACKAGES), as
+# installed from the lockfile, plus the contract's OpenAPI document, which the server serves as a file.
+copy_package() {
+  local from
+  from="$(readlink -f "apps/server/node_modules/$1")"
+  [ -f "$from/package.json" ] || { echo "copy_package: $1 is not installed" >&2; exit 1; }
+  mkdir -p "$out/node_modules/$1"
+  cp -RL "$from/." "$out/node_modules/$1/"
+}
+copy_package @prisma/schema-engine-wasm
+mkdir -p "$out/node_modules/@gmi/contract/dist"
+cp packages/contract/package.json "$out/node_modules/@gmi/contract/"
+cp packages/contract/dist/openapi.json "$out/node_modules/@gmi/contract/dist/"
+# Type declarations and READMEs are not run.
+find "$out/node_modules" \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name 'README*' \) -delete
 
 mkdir -p "$out/bin"
 cat >"$out/bin/gmi" <<'EOF'
@@ -43,9 +64,10 @@ EOF
 chmod 755 "$out/bin/gmi"
 
 step "check the folder"
-# Everything the server reads at run time, resolved the way the server resolves it.
+# Everything the server reads at run time, resolved the way the server resolves it; and no bare
+# import in the bundle beyond the packages copied above and those deliberately not shipped.
 (cd "$out" && node --input-type=module -e '
-  import { existsSync, readdirSync } from "node:fs";
+  import { existsSync, readdirSync, readFileSync } from "node:fs";
   import { createRequire } from "node:module";
   import path from "node:path";
   const require = createRequire(new URL("./src/main.ts", `file://${process.cwd()}/`));
@@ -54,19 +76,21 @@ step "check the folder"
     if (!existsSync(file)) missing.push(file);
   }
   if (!readdirSync("prisma/migrations", { withFileTypes: true }).some((e) => e.isDirectory())) missing.push("prisma/migrations/*/");
-  for (const specifier of [
-    "@gmi/contract/openapi.json",
-    "@prisma/client/runtime/client",
-    "@scalar/fastify-api-reference",
-    "prom-client",
-  ]) {
-    try { require.resolve(specifier); } catch { missing.push(specifier); }
-  }
+  try { require.resolve("@gmi/contract/openapi.json"); } catch { missing.push("@gmi/contract/openapi.json"); }
   // src/db/schema-engine.ts reads the engine next to the package entry (exports hide the .wasm).
   try {
     if (!existsSync(path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm")), "schema_engine_bg.wasm"))) missing.push("schema_engine_bg.wasm");
   } catch { missing.push("@prisma/schema-engine-wasm"); }
-  if (missing.length) { console.error(`missing from the image contents: ${missing.join(", ")}`); process.exit(1); }
-')
+  const notShipped = new Set(["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg-native"]);
+  const imports = JSON.parse(readFileSync(process.argv[1], "utf8"));
+  for (const specifier of imports) {
+    if (notShipped.has(specifier)) continue;
+    try { require.resolve(specifier); } catch { missing.push(specifier); }
+  }
+  for (const file of readdirSync("dist").filter((f) => f.endsWith(".map"))) {
+    if (JSON.parse(readFileSync(`dist/${file}`, "utf8")).sourcesContent) missing.push(`${file} carries the sources`);
+  }
+  if (missing.length) { console.error(`wrong image contents: ${missing.join(", ")}`); process.exit(1); }
+' "$root/apps/server/dist/external-imports.json")
 node "$out/dist/cli.js" help >/dev/null
 printf 'image contents ready: %s (%s)\n' "$out" "$(du -sh "$out" | cut -f1)"

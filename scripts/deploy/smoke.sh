@@ -34,9 +34,10 @@ redis_url="${SMOKE_REDIS_URL:-${redis_base%/}/14}"
 db_name="gmi_smoke_$(date +%s)_$$"
 server_pid=""
 
-# Database administration through the deployed pg package: nothing beyond the folder and node.
+# Database administration through the repository's pg package (the folder bundles its own copy,
+# which only the server can use): the server itself still runs from the folder alone.
 admin_sql() {
-  (cd "$app" && ADMIN_URL="$admin_url" SQL="$1" node --input-type=module -e '
+  (cd "$root/apps/server" && ADMIN_URL="$admin_url" SQL="$1" node --input-type=module -e '
     import pg from "pg";
     const client = new pg.Client({ connectionString: process.env.ADMIN_URL });
     await client.connect();
@@ -47,7 +48,7 @@ admin_sql() {
 cleanup() {
   local code=$?
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -KILL "$server_pid" 2>/dev/null || true; fi
-  if [ -d "$app/node_modules/pg" ]; then admin_sql "DROP DATABASE IF EXISTS $db_name WITH (FORCE)" || true; fi
+  if [ -n "${db_created:-}" ]; then admin_sql "DROP DATABASE IF EXISTS $db_name WITH (FORCE)" || true; fi
   if [ "${KEEP_SMOKE:-}" = "1" ]; then say "kept $scratch"; else rm -rf "$scratch"; fi
   exit "$code"
 }
@@ -68,6 +69,7 @@ base="http://127.0.0.1:$port"
 db_url="$(node -e 'const u=new URL(process.argv[1]);u.pathname="/"+process.argv[2];console.log(u.toString())' "$admin_url" "$db_name")"
 metrics_token="$(node -e 'console.log(require("node:crypto").randomBytes(24).toString("hex"))')"
 admin_sql "CREATE DATABASE $db_name"
+db_created=1
 say "database $db_name created; redis $redis_url; port $port"
 
 # The production environment, and nothing else from this shell (env -i): the server must not

@@ -54,4 +54,27 @@ describe("loadConfig", () => {
     expect(config.publicBaseUrl).toBe("https://api.example.com");
     expect(config.analytics.rollupSchedule).toBe("15 0 * * *");
   });
+
+  it("refuses secrets that are variables nobody expanded, naming the variable", () => {
+    const production = { NODE_ENV: "production", CURSOR_SECRET: "c".repeat(32) };
+    for (const literal of [
+      "${METRICS_TOKEN:-}",
+      "${METRICS_TOKEN}",
+      "$METRICS_TOKEN",
+      "Bearer-$TOKEN-0123456789",
+    ]) {
+      expect(() => loadConfig({ ...production, METRICS_TOKEN: literal })).toThrow(
+        /METRICS_TOKEN: .*unexpanded variable/,
+      );
+    }
+    expect(() =>
+      loadConfig({
+        NODE_ENV: "production",
+        CURSOR_SECRET: "${CURSOR_SECRET:?set CURSOR_SECRET to 32 characters}",
+      }),
+    ).toThrow(/CURSOR_SECRET: .*unexpanded variable/);
+    // A real token, `$` included when no name follows it, is accepted as it is.
+    const token = "a1b2c3d4e5f6a7b8c9d0$-+/=";
+    expect(loadConfig({ ...production, METRICS_TOKEN: token }).metricsToken).toBe(token);
+  });
 });

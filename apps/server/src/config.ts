@@ -43,6 +43,20 @@ const schedule = z
     { message: 'must be "off" or a five-field cron expression (UTC) such as "15 0 * * *"' },
   );
 
+/**
+ * A secret that reads like `${METRICS_TOKEN:-}` or `$CURSOR_SECRET` is a variable some tool did not
+ * expand (podman-compose 1.0.3 passes compose.yaml's `${...}` literally): accepting it would make the
+ * literal text the secret, so the server refuses to start instead.
+ */
+const UNEXPANDED_VARIABLE = /\$\{[^}]*\}?|\$[A-Za-z_][A-Za-z0-9_]*/;
+const secret = (minLength: number) =>
+  z
+    .string()
+    .min(minLength, `must be at least ${minLength} characters`)
+    .refine((value) => !UNEXPANDED_VARIABLE.test(value), {
+      message: "looks like an unexpanded variable (such as ${NAME} or $NAME): pass the value itself",
+    });
+
 /** "*" or a comma list of origins (`https://app.example.com,http://localhost:5173`), no paths. */
 const origins = z.string().transform((value, ctx): string[] | "*" => {
   if (value.trim() === "*") return "*";
@@ -66,6 +80,16 @@ const origins = z.string().transform((value, ctx): string[] | "*" => {
   return list;
 });
 
+/** How messages name the operator's CLI where GMI_CLI_NAME is not set: the repository's way. */
+export const DEFAULT_CLI_NAME = "./scripts/pnpm gmi";
+
+/**
+ * GMI_CLI_NAME, the command the operator types to run `gmi` (the image sets `gmi`). Read on its own
+ * so that `gmi help` works even when the rest of the configuration is invalid.
+ */
+export const cliNameFrom = (env: Record<string, string | undefined> = process.env): string =>
+  env.GMI_CLI_NAME?.trim() || DEFAULT_CLI_NAME;
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: int(0, 65_535).default(3000),
@@ -73,13 +97,15 @@ const EnvSchema = z.object({
   DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   REDIS_URL: url(["redis:", "rediss:"]).optional(),
+  /** Prefix of the rate-window keys: several deployments (or a bench) can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default("gmi:rl:"),
   PUBLIC_BASE_URL: url(["http:", "https:"])
     .transform((value) => value.replace(/\/+$/, ""))
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  CURSOR_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  CURSOR_SECRET: secret(32).optional(),
   /** Bearer token of GET /metrics; unset, /metrics is not served. */
-  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  METRICS_TOKEN: secret(16).optional(),
   BODY_LIMIT_BYTES: int(1024).default(1_048_576),
   /** How long a looked-up key stays cached in a process; revocation takes effect within it. */
   AUTH_CACHE_TTL_MS: int(0, 60_000).default(5_000),
@@ -95,6 +121,7 @@ const EnvSchema = z.object({
   ROLLUP_SCHEDULE: schedule.default("off"),
   /** Browser origins allowed to call the API (plugins/cors.ts); unset: no CORS headers at all. */
   CORS_ORIGINS: origins.optional(),
+  GMI_CLI_NAME: z.string().trim().min(1).default(DEFAULT_CLI_NAME),
   /** The built seller dashboard served at /app (relative: to the repository root). */
   DASHBOARD_DIR: z.string().min(1).default("apps/web/dist"),
 });
@@ -106,6 +133,7 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
   publicBaseUrl: string | undefined;
   corsOrigins: string[] | "*";
   dashboardDir: string;
@@ -123,6 +151,8 @@ export type Config = {
     unmetMinSearches: number;
     rollupSchedule: string;
   };
+  /** How messages and the start banner name the CLI (GMI_CLI_NAME). */
+  cliName: string;
   /** Things worth a line in the start-up log (a derived development secret). */
   warnings: string[];
 };
@@ -162,6 +192,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     dataDir,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     corsOrigins: e.CORS_ORIGINS ?? [],
     dashboardDir: path.resolve(REPO_ROOT, e.DASHBOARD_DIR),
@@ -179,6 +210,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
       unmetMinSearches: e.UNMET_MIN_SEARCHES,
       rollupSchedule: e.ROLLUP_SCHEDULE,
     },
+    cliName: e.GMI_CLI_NAME,
     warnings,
   };
 };

@@ -38,7 +38,7 @@ const walk = async (url: string, withKey = key) => {
 describe("GET /api/v1/games/titles", () => {
   it("page mode: alphabetical by name then id, true totals, links absolute with other params kept", async () => {
     const body = contract.games.titles.responses[200].parse(
-      await get("/api/v1/games/titles?limit=5&page=2&x=1"),
+      await get("/api/v1/games/titles?limit=5&page=2&paginate=page"),
     );
     const expected = enabledByTitle()
       .slice(5, 10)
@@ -51,8 +51,8 @@ describe("GET /api/v1/games/titles", () => {
       total: ENABLED,
       last_page: Math.ceil(ENABLED / 5),
     });
-    expect(body.links.next).toBe("http://localhost:80/api/v1/games/titles?limit=5&page=3&x=1");
-    expect(body.links.prev).toBe("http://localhost:80/api/v1/games/titles?limit=5&page=1&x=1");
+    expect(body.links.next).toBe("http://localhost:80/api/v1/games/titles?limit=5&page=3&paginate=page");
+    expect(body.links.prev).toBe("http://localhost:80/api/v1/games/titles?limit=5&page=1&paginate=page");
   });
 
   it("ties on the name are ordered by id (the same title on two consoles)", async () => {

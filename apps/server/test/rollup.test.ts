@@ -128,8 +128,8 @@ describe("rollup of one date", () => {
       2,
       null,
     ]);
-    // momentum of 101: (3/7) / (4/30) = 3.2143 -> rising.
-    expect(week[101].momentum_value).toBeCloseTo(3.2143, 4);
+    // momentum of 101: (3/7) / (1/23), the one redirect before the recent week its baseline -> rising.
+    expect(week[101].momentum_value).toBeCloseTo(9.8571, 4);
     expect(week[101].momentum_label).toBe("rising");
   });
 
@@ -170,8 +170,12 @@ describe("rollup of one date", () => {
 
   it("is idempotent and incremental", async () => {
     const before = await liquidity("30d", 0);
-    expect(await rollupDates(test.db, { end: D, days: 1, force: false }, DEFAULT_SCORING)).toEqual([]);
-    expect(await rollupDates(test.db, { end: D, days: 1, force: true }, DEFAULT_SCORING)).toEqual([D]);
+    expect(await rollupDates(test.db, { end: D, days: 1, force: false, today: D }, DEFAULT_SCORING)).toEqual(
+      [],
+    );
+    expect(await rollupDates(test.db, { end: D, days: 1, force: true, today: D }, DEFAULT_SCORING)).toEqual([
+      D,
+    ]);
     expect(await liquidity("30d", 0)).toEqual(before);
     const { rows } = await test.db.pool.query("SELECT count(*)::int AS n FROM snapshots WHERE date = $1", [
       D,

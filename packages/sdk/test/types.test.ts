@@ -38,17 +38,45 @@ describe("typed end to end from the contract", () => {
     expectTypeOf<Extract<Item, { data: unknown }>["data"]["found"]>().toEqualTypeOf<true | false>();
   });
 
-  it("parameters", () => {
-    client.intelligence.list({ sort: "value", period: "30d", console_id: 1, limit: 10, paginate: "cursor" });
-    // @ts-expect-error a search sort is not an intelligence sort
-    client.intelligence.list({ sort: "volume" });
-    // @ts-expect-error trending has a fixed sort
-    client.searches.trending({ sort: "volume" });
-    // @ts-expect-error no such period
-    client.searches.conditions({ period: "90d" });
-    // @ts-expect-error ids are numbers
-    client.games.get("101");
-    expect(true).toBe(true);
+  it("parameters: wrong ones are type errors, right ones reach the query string", async () => {
+    const sent: string[] = [];
+    const recording = new GmiClient({
+      apiKey: "k",
+      baseUrl: "https://api.test",
+      maxRetries: 0,
+      fetch: async (input) => {
+        sent.push(String(input));
+        throw new TypeError("offline");
+      },
+    });
+    await expect(
+      recording.intelligence.list({
+        sort: "value",
+        period: "30d",
+        console_id: 1,
+        limit: 10,
+        paginate: "cursor",
+      }),
+    ).rejects.toThrow();
+    const query = new URL(sent[0] ?? "https://none").searchParams;
+    expect(Object.fromEntries(query)).toMatchObject({
+      sort: "value",
+      period: "30d",
+      console_id: "1",
+      limit: "10",
+    });
+    // Never called: `tsc --noEmit` checks that each of these is refused.
+    const refused = () => {
+      // @ts-expect-error a search sort is not an intelligence sort
+      client.intelligence.list({ sort: "volume" });
+      // @ts-expect-error trending has a fixed sort
+      client.searches.trending({ sort: "volume" });
+      // @ts-expect-error no such period
+      client.searches.conditions({ period: "90d" });
+      // @ts-expect-error ids are numbers
+      client.games.get("101");
+    };
+    expectTypeOf(refused).toBeFunction();
   });
 
   it("a switch on the error code is exhaustive", () => {

@@ -1,10 +1,11 @@
 import type { GameHistory, Period } from "@gmi/contract";
 import { maxCompletePrice, readGameInfo } from "../data/analytics-reads.js";
 import { readGameHistory } from "../data/history-reads.js";
-import { snapshotRange } from "../data/snapshots.js";
+import { findSnapshot } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import { isRangeProblem, resolveHistoryRange } from "../domain/analytics/history-range.js";
 import type { ScoringConfig } from "../domain/analytics/weights.js";
+import type { IsoDay } from "../domain/analytics/windows.js";
 import { ApiError, notFound, validationFailed } from "../errors.js";
 import { zeroDemandRow } from "./profiles.js";
 
@@ -20,13 +21,18 @@ export const gameHistory = async (
   gameId: number,
   query: { period: Period; from?: string | undefined; to?: string | undefined },
   scoring: ScoringConfig,
+  today: IsoDay,
 ): Promise<HistoryAnswer> => {
   const game = await readGameInfo(sql, gameId);
   if (!game) throw notFound("game", gameId);
-  const available = await snapshotRange(sql, query.period);
-  if (!available)
-    throw new ApiError("service_unavailable", "analytics have not been computed yet: run `pnpm gmi rollup`");
-  const range = resolveHistoryRange(query, available.latest);
+  // The default range ends at the latest computed date that is not in the future.
+  const latest = await findSnapshot(sql, query.period, undefined, today);
+  if (!latest)
+    throw new ApiError(
+      "service_unavailable",
+      "analytics have not been computed yet (the operator runs `gmi rollup`)",
+    );
+  const range = resolveHistoryRange(query, latest.date);
   if (isRangeProblem(range)) throw validationFailed("query", range.field, range.message);
 
   const stored = await readGameHistory(sql, gameId, query.period, range.from, range.to);

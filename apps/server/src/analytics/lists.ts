@@ -13,6 +13,7 @@ import { ALL_CONSOLES } from "../domain/analytics/liquidity.js";
 import {
   type IntelligenceSort,
   type SearchSort,
+  searchPlace,
   toLiquidityRow,
   toPricing,
   toSearchRow,
@@ -46,19 +47,25 @@ const rankSlice = (request: PageRequest): RankSlice => {
 
 export const scopeOf = (consoleId: number | undefined) => consoleId ?? ALL_CONSOLES;
 
+/** A list row and its place in the list's order (what a cursor resumes after). */
+export type Placed<Row> = { row: Row; place: number };
+
 export const leaderboardPage = async (
   sql: Sql,
   snapshot: SnapshotRef,
   scope: number,
   sort: IntelligenceSort,
   request: PageRequest,
-): Promise<Listed<LiquidityRow>> => {
+): Promise<Listed<Placed<LiquidityRow>>> => {
   const [entries, total] = await Promise.all([
     readLiquiditySlice(sql, snapshot.id, scope, sort, rankSlice(request)),
     countLiquidityRanked(sql, snapshot.id, scope, sort),
   ]);
   return {
-    rows: entries.map((e) => toLiquidityRow(e.row, sort, e.game.identity, toPricing(e.game.prices))),
+    rows: entries.map((e) => {
+      const row = toLiquidityRow(e.row, sort, e.game.identity, toPricing(e.game.prices));
+      return { row, place: row.rank };
+    }),
     total,
   };
 };
@@ -69,10 +76,10 @@ export const searchPage = async (
   scope: number,
   sort: SearchSort,
   request: PageRequest,
-): Promise<Listed<SearchRow>> => {
+): Promise<Listed<Placed<SearchRow>>> => {
   const [rows, total] = await Promise.all([
     readSearchSlice(sql, snapshot.id, scope, sort, rankSlice(request)),
     countSearchRanked(sql, snapshot.id, scope, sort),
   ]);
-  return { rows: rows.map((row) => toSearchRow(row, sort)), total };
+  return { rows: rows.map((row) => ({ row: toSearchRow(row, sort), place: searchPlace(row, sort) })), total };
 };

@@ -1,31 +1,56 @@
 import type { Period } from "@gmi/contract";
-import { findSnapshot, type SnapshotRef, snapshotRange } from "../data/snapshots.js";
+import type { Clock } from "../clock.js";
+import { findSnapshot, type SnapshotRef, snapshotRuns } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
+import { describeRuns } from "../domain/analytics/day-runs.js";
+import { dayOf, type IsoDay } from "../domain/analytics/windows.js";
 import { ApiError, validationFailed } from "../errors.js";
 import type { ReadCache } from "./read-cache.js";
 
+/** Today (UTC) on the server's clock: no date after it is served or rolled up. */
+export const todayOf = (clock: Clock): IsoDay => dayOf(new Date(clock.now()));
+
 /**
- * The snapshot a request reads: the requested date's, else the latest computed for the period.
- * A date without a snapshot is a 422 naming `date` with the available range; no snapshot at all
- * (nothing rolled up yet) is a 503, retryable once the rollup has run (docs/decisions.md).
+ * The snapshot a request reads: the requested date's, else the latest computed for the period that
+ * is not in the future. A date without a snapshot (or after today) is a 422 naming `date` with the
+ * dates really available, gaps shown; no snapshot at all (nothing rolled up yet) is a 503,
+ * retryable once the rollup has run (docs/decisions.md).
  */
 export const resolveSnapshot = async (
   sql: Sql,
+  clock: Clock,
   period: Period,
   date: string | undefined,
 ): Promise<SnapshotRef> => {
-  const snapshot = await findSnapshot(sql, period, date);
+  const today = todayOf(clock);
+  const snapshot = date !== undefined && date > today ? null : await findSnapshot(sql, period, date, today);
   if (snapshot) return snapshot;
-  const range = await snapshotRange(sql, period);
-  if (!range)
-    throw new ApiError("service_unavailable", "analytics have not been computed yet: run `pnpm gmi rollup`");
+  const runs = await snapshotRuns(sql, period, today);
+  if (runs.length === 0)
+    throw new ApiError(
+      "service_unavailable",
+      "analytics have not been computed yet (the operator runs `gmi rollup`)",
+    );
+  const why =
+    date !== undefined && date > today ? `is in the future (today is ${today} UTC)` : "has no computed data";
   throw validationFailed(
     "query",
     "date",
-    `has no computed data for period ${period}; dates from ${range.first} to ${range.latest} are available`,
+    `${why} for period ${period}; dates available: ${describeRuns(runs)}`,
   );
 };
 
-/** `resolveSnapshot` through the app's read cache: which snapshot is the latest may lag by a second. */
-export const cachedSnapshot = (cache: ReadCache, sql: Sql, period: Period, date: string | undefined) =>
-  cache.get(`snapshot|${period}|${date ?? "latest"}`, 1_000, () => resolveSnapshot(sql, period, date));
+/**
+ * `resolveSnapshot` through the app's read cache: which snapshot is the latest may lag by a second.
+ * The default's key holds today, so it moves to a new day's snapshot at midnight.
+ */
+export const cachedSnapshot = (
+  cache: ReadCache,
+  sql: Sql,
+  clock: Clock,
+  period: Period,
+  date: string | undefined,
+) =>
+  cache.get(`snapshot|${period}|${date ?? `latest<=${todayOf(clock)}`}`, 1_000, () =>
+    resolveSnapshot(sql, clock, period, date),
+  );

@@ -12,17 +12,18 @@ export type Row = readonly unknown[];
  * Inserts many rows on `client` (inside the caller's transaction, if any). With `copy`, PostgreSQL
  * COPY in text format, the fastest path for rows of values; without, batched
  * `INSERT ... SELECT FROM unnest(...)`, for the embedded database, whose wire-protocol server does
- * not speak COPY.
+ * not speak COPY. `onConflict` (INSERTs only) is the statement's `ON CONFLICT` target and action;
+ * the count returned is then the rows it inserted.
  */
 export const bulkInsert = async (
   client: pg.PoolClient | pg.Client,
   table: Table,
   rows: Iterable<Row> | AsyncIterable<Row>,
-  options: { copy: boolean; batchSize?: number },
+  options: { copy: boolean; batchSize?: number; onConflict?: string },
 ): Promise<number> =>
   options.copy
     ? copyRows(client, table, rows, textEncoder(), "text")
-    : insertBatches(client, table, rows, options.batchSize ?? DEFAULT_BATCH);
+    : insertBatches(client, table, rows, options.batchSize ?? DEFAULT_BATCH, options.onConflict);
 
 /**
  * A table whose rows are objects written field by field: `write` names each column with its type
@@ -192,6 +193,7 @@ const insertBatches = async (
   table: Table,
   rows: Iterable<Row> | AsyncIterable<Row>,
   batchSize: number,
+  onConflict?: string,
 ) => {
   const columns = table.columns.map((c) => `"${c.name}"`).join(", ");
   const arrays = table.columns
@@ -199,19 +201,21 @@ const insertBatches = async (
     .join(", ");
   const values = table.columns.map((c, i) => `v${i}${isArrayType(c.type) ? `::${c.type}` : ""}`).join(", ");
   const names = table.columns.map((_, i) => `v${i}`).join(", ");
-  const sql = `INSERT INTO "${table.name}" (${columns}) SELECT ${values} FROM unnest(${arrays}) AS u(${names})`;
+  const conflict = onConflict ? ` ON CONFLICT ${onConflict}` : "";
+  const sql = `INSERT INTO "${table.name}" (${columns}) SELECT ${values} FROM unnest(${arrays}) AS u(${names})${conflict}`;
   let count = 0;
   let batch: unknown[][] = table.columns.map(() => []);
   const flush = async () => {
     if ((batch[0]?.length ?? 0) === 0) return;
-    await client.query(sql, batch);
+    const result = await client.query(sql, batch);
+    if (onConflict) count += result.rowCount ?? 0;
     batch = table.columns.map(() => []);
   };
   for await (const row of rows) {
     row.forEach((value, i) => {
       batch[i]?.push(Array.isArray(value) ? numberArrayLiteral(value) : value);
     });
-    count += 1;
+    if (!onConflict) count += 1;
     if ((batch[0]?.length ?? 0) >= batchSize) await flush();
   }
   await flush();

@@ -1,14 +1,21 @@
 import type { Period } from "@gmi/contract";
+import type { DayRun } from "../domain/analytics/day-runs.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
 import { SNAPSHOT_ROW_TABLES } from "./snapshot-writer.js";
 import type { Sql } from "./sql.js";
 
 const isoDay = "to_char(date, 'YYYY-MM-DD')";
 
-/** The latest day with a redirect or a search event, or null on an empty database. */
-export const latestEventDay = async (db: Sql): Promise<IsoDay | null> => {
+/**
+ * The latest day, not after `notAfter` (today), with a redirect or a search event; null when there
+ * is none. A future-dated event (a clock gone wrong upstream) never moves the rollup's default date.
+ */
+export const latestEventDay = async (db: Sql, notAfter: IsoDay): Promise<IsoDay | null> => {
   const { rows } = await db.query<{ day: string | null }>(
-    `SELECT to_char(GREATEST((SELECT max(day) FROM redirect_events), (SELECT max(day) FROM search_events)), 'YYYY-MM-DD') AS day`,
+    `SELECT to_char(GREATEST(
+       (SELECT max(day) FROM redirect_events WHERE day <= $1::date),
+       (SELECT max(day) FROM search_events WHERE day <= $1::date)), 'YYYY-MM-DD') AS day`,
+    [notAfter],
   );
   return rows[0]?.day ?? null;
 };
@@ -22,31 +29,44 @@ export const computedDates = async (db: Sql, period: Period): Promise<Set<IsoDay
 };
 
 export type SnapshotRef = { id: number; period: Period; date: IsoDay };
-export type SnapshotRange = { first: IsoDay; latest: IsoDay };
 
-/** The snapshot of (period, date), or of the latest computed date when `date` is absent. */
-export const findSnapshot = async (db: Sql, period: Period, date?: IsoDay): Promise<SnapshotRef | null> => {
+/**
+ * The snapshot of (period, date), or of the latest computed date not after `notAfter` (today) when
+ * `date` is absent: a snapshot of a future date (rolled up before rollups refused them) is never
+ * the default.
+ */
+export const findSnapshot = async (
+  db: Sql,
+  period: Period,
+  date: IsoDay | undefined,
+  notAfter: IsoDay,
+): Promise<SnapshotRef | null> => {
   const { rows } = date
     ? await db.query<{ id: number; day: string }>(
         `SELECT id, ${isoDay} AS day FROM snapshots WHERE period = $1 AND date = $2`,
         [period, date],
       )
     : await db.query<{ id: number; day: string }>(
-        `SELECT id, ${isoDay} AS day FROM snapshots WHERE period = $1 ORDER BY date DESC LIMIT 1`,
-        [period],
+        `SELECT id, ${isoDay} AS day FROM snapshots WHERE period = $1 AND date <= $2::date ORDER BY date DESC LIMIT 1`,
+        [period, notAfter],
       );
   const row = rows[0];
   return row ? { id: row.id, period, date: row.day } : null;
 };
 
-/** First and latest computed dates of a period (for the "no data for that date" error), or null. */
-export const snapshotRange = async (db: Sql, period: Period): Promise<SnapshotRange | null> => {
-  const { rows } = await db.query<{ first: string | null; latest: string | null }>(
-    `SELECT to_char(min(date), 'YYYY-MM-DD') AS first, to_char(max(date), 'YYYY-MM-DD') AS latest FROM snapshots WHERE period = $1`,
-    [period],
+/**
+ * The computed dates of a period up to `notAfter`, as runs of consecutive days (oldest first), for
+ * the "no data for that date" error: a gap in the rollups shows as two runs, not one range.
+ */
+export const snapshotRuns = async (db: Sql, period: Period, notAfter: IsoDay): Promise<DayRun[]> => {
+  const { rows } = await db.query<{ first: string; last: string }>(
+    `SELECT to_char(min(date), 'YYYY-MM-DD') AS first, to_char(max(date), 'YYYY-MM-DD') AS last
+     FROM (SELECT date, date - (row_number() OVER (ORDER BY date))::int AS run
+           FROM snapshots WHERE period = $1 AND date <= $2::date) dated
+     GROUP BY run ORDER BY min(date)`,
+    [period, notAfter],
   );
-  const row = rows[0];
-  return row?.first && row.latest ? { first: row.first, latest: row.latest } : null;
+  return rows.map((r) => ({ first: r.first, last: r.last }));
 };
 
 export const analyzeSnapshots = async (db: Sql): Promise<void> => {

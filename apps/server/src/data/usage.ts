@@ -1,38 +1,102 @@
+import type { Lease } from "../domain/limits/lease.js";
+import { LEASE_DIVISOR, MAX_LEASE } from "../domain/limits/lease.js";
 import type { UsageStore } from "../domain/limits/usage.js";
 import type { Sql } from "./sql.js";
+import { prepared } from "./sql.js";
 
 /**
- * Monthly usage in usage_months. Capped plans (Free, Starter) are charged with one conditional
- * upsert per request, so two servers can never admit past the quota. Uncapped charges (Enterprise,
- * and Pro whose overage is billed) are buffered in memory and written every `flushMs` in one
- * statement: no write per request on the plans that send the most, at the price of losing at most
- * `flushMs` of counts if the process dies without a clean shutdown (close() flushes).
+ * Reserves `need` units plus a lease (domain/limits/lease.ts) in one round trip, if `need` fits
+ * under the quota. The row is locked (FOR UPDATE), so the lease is sized on the latest count and two
+ * servers reserving at once are serialized. Returns the count before, and the units granted (null
+ * when refused); no row at all when the organization has none for the month yet.
+ * $1 organization, $2 month, $3 need, $4 quota, $5 the most to reserve beyond need.
+ */
+const RESERVE = `WITH current AS (
+    SELECT used FROM usage_months WHERE organization_id = $1 AND month = $2 FOR UPDATE
+  ), granted AS (
+    SELECT $3::bigint + GREATEST(0, LEAST($5::bigint, ($4::bigint - used - $3::bigint) / ${LEASE_DIVISOR})) AS n
+    FROM current WHERE used + $3::bigint <= $4::bigint
+  ), updated AS (
+    UPDATE usage_months u SET used = u.used + g.n FROM granted g
+    WHERE u.organization_id = $1 AND u.month = $2 RETURNING g.n
+  )
+  SELECT c.used::text AS before, (SELECT n FROM updated)::text AS granted FROM current c`;
+
+type Entry = { org: number; month: string; n: number };
+const keyOf = (org: number, month: string) => `${org}|${month}`;
+const split = (key: string): { org: number; month: string } => {
+  const [org, month] = key.split("|");
+  return { org: Number(org), month: month ?? "" };
+};
+
+/**
+ * Monthly usage in usage_months, the durable ledger. Hard-capped plans (Free, Starter) are charged
+ * against quota leases: units reserved in PostgreSQL before they are spent (a reservation counts
+ * as used at once, so no server, and no two servers together, can admit past the quota), spent
+ * from memory, the unspent rest given back at every flush. An organization's lease is about what it
+ * spent in the last interval, so a busy one costs about one reservation and one release a second
+ * instead of a write per request; idle organizations and every request near the cap are counted
+ * one by one. Uncapped charges (Enterprise, and Pro whose overage is billed) are buffered in memory
+ * and added every `flushMs` in one statement. What a crash can lose: docs/operations.md.
  */
 export const pgUsageStore = (
   sql: Sql,
   options: { flushMs: number; onError?: (error: unknown) => void },
 ): UsageStore => {
+  /** Uncapped units not written yet. */
   let pending = new Map<string, number>();
-  const key = (org: number, month: string) => `${org}|${month}`;
+  /** Leased units to give back (kept across failed flushes until written). */
+  let unspent = new Map<string, number>();
+  const leases = new Map<string, Lease>();
+
+  const write = async (statement: string, entries: Entry[]) =>
+    sql.query(statement, [entries.map((e) => e.org), entries.map((e) => e.month), entries.map((e) => e.n)]);
+  const entriesOf = (map: Map<string, number>): Entry[] =>
+    [...map.entries()].filter(([, n]) => n > 0).map(([k, n]) => ({ ...split(k), n }));
+  const putBack = (into: Map<string, number>, from: Map<string, number>) => {
+    for (const [k, n] of from) into.set(k, (into.get(k) ?? 0) + n);
+  };
 
   const flush = async () => {
-    if (pending.size === 0) return;
-    const batch = pending;
+    // Leases end here: their unspent units go back, the next reservation is sized on this interval.
+    for (const [k, lease] of leases) {
+      if (lease.left > 0) unspent.set(k, (unspent.get(k) ?? 0) + lease.left);
+      lease.left = 0;
+      lease.recent = lease.spent;
+      lease.spent = 0;
+      if (lease.recent === 0 && !lease.pending) leases.delete(k);
+    }
+    const added = pending;
+    const released = unspent;
     pending = new Map();
-    const entries = [...batch.entries()].map(([k, n]) => {
-      const [org, month] = k.split("|");
-      return { org: Number(org), month: month ?? "", n };
-    });
+    unspent = new Map();
     try {
-      await sql.query(
-        `INSERT INTO usage_months (organization_id, month, used)
-         SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[])
-         ON CONFLICT (organization_id, month) DO UPDATE SET used = usage_months.used + EXCLUDED.used`,
-        [entries.map((e) => e.org), entries.map((e) => e.month), entries.map((e) => e.n)],
-      );
+      if (added.size > 0) {
+        await write(
+          `INSERT INTO usage_months (organization_id, month, used)
+           SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[])
+           ON CONFLICT (organization_id, month) DO UPDATE SET used = usage_months.used + EXCLUDED.used`,
+          entriesOf(added),
+        );
+      }
     } catch (error) {
       // Put the counts back: they are retried at the next flush rather than lost.
-      for (const [k, n] of batch) pending.set(k, (pending.get(k) ?? 0) + n);
+      putBack(pending, added);
+      putBack(unspent, released);
+      throw error;
+    }
+    try {
+      if (released.size > 0) {
+        await write(
+          `UPDATE usage_months u SET used = u.used - r.n
+           FROM unnest($1::int[], $2::text[], $3::bigint[]) AS r(org, month, n)
+           WHERE u.organization_id = r.org AND u.month = r.month`,
+          entriesOf(released),
+        );
+      }
+    } catch (error) {
+      // Until given back they count as used: the safe side of a hard cap.
+      putBack(unspent, released);
       throw error;
     }
   };
@@ -50,26 +114,84 @@ export const pgUsageStore = (
     return Number(result.rows[0]?.used ?? 0);
   };
 
+  /** One reservation for `lease`: adds the granted units to it, or says the quota refused `need`. */
+  const reserve = async (
+    org: number,
+    month: string,
+    lease: Lease,
+    need: number,
+    quota: number,
+  ): Promise<{ refused: number | null }> => {
+    const run = () =>
+      sql.query<{ before: string; granted: string | null }>(
+        prepared(RESERVE, [org, month, need, quota, Math.min(MAX_LEASE, lease.recent)]),
+      );
+    let result = await run();
+    if (result.rows.length === 0) {
+      await sql.query(
+        "INSERT INTO usage_months (organization_id, month, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING",
+        [org, month],
+      );
+      result = await run();
+    }
+    const row = result.rows[0];
+    if (!row) throw new Error("usage row missing after insert");
+    if (row.granted === null) return { refused: Number(row.before) };
+    lease.left += Number(row.granted);
+    return { refused: null };
+  };
+
+  const consumeCapped = async (org: number, month: string, cost: number, quota: number) => {
+    const k = keyOf(org, month);
+    let lease = leases.get(k);
+    if (!lease) {
+      lease = { left: 0, spent: 0, recent: 0, pending: null };
+      leases.set(k, lease);
+    }
+    for (;;) {
+      if (lease.left >= cost) {
+        lease.left -= cost;
+        lease.spent += cost;
+        return { admitted: true, used: null };
+      }
+      if (lease.pending) {
+        await lease.pending;
+        continue;
+      }
+      // Spend what is left of the lease first: a refusal is then about the whole quota.
+      const need = cost - lease.left;
+      let outcome: { refused: number | null } = { refused: null };
+      const current = lease;
+      current.pending = reserve(org, month, current, need, quota).then((result) => {
+        outcome = result;
+      });
+      try {
+        await current.pending;
+      } finally {
+        current.pending = null;
+      }
+      if (outcome.refused !== null) return { admitted: false, used: outcome.refused };
+    }
+  };
+
   return {
     async consume(org, month, cost, quota) {
       if (quota === null) {
-        pending.set(key(org, month), (pending.get(key(org, month)) ?? 0) + cost);
+        pending.set(keyOf(org, month), (pending.get(keyOf(org, month)) ?? 0) + cost);
         return { admitted: true, used: null };
       }
       if (cost > quota) return { admitted: false, used: await stored(org, month) };
-      const result = await sql.query<{ used: string }>(
-        `INSERT INTO usage_months (organization_id, month, used) VALUES ($1, $2, $3)
-         ON CONFLICT (organization_id, month) DO UPDATE SET used = usage_months.used + EXCLUDED.used
-           WHERE usage_months.used + EXCLUDED.used <= $4
-         RETURNING used::text`,
-        [org, month, cost, quota],
-      );
-      const row = result.rows[0];
-      if (row) return { admitted: true, used: Number(row.used) };
-      return { admitted: false, used: await stored(org, month) };
+      return consumeCapped(org, month, cost, quota);
     },
     async used(org, month) {
-      return (await stored(org, month)) + (pending.get(key(org, month)) ?? 0);
+      const k = keyOf(org, month);
+      // Leased units count as used in the row until spent or given back; this server's are not spent.
+      return (
+        (await stored(org, month)) +
+        (pending.get(k) ?? 0) -
+        (leases.get(k)?.left ?? 0) -
+        (unspent.get(k) ?? 0)
+      );
     },
     flush,
     async close() {

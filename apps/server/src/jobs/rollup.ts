@@ -127,11 +127,27 @@ const settleAll = async <T>(promises: readonly Promise<T>[]): Promise<T[]> => {
   return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 };
 
-export type RollupPlan = { end?: IsoDay; days: number; force: boolean };
+/**
+ * `today` is the server clock's UTC day: no date after it is rolled up (its windows would describe
+ * days that have not happened), and the default end is the latest day with events up to it.
+ */
+export type RollupPlan = { end?: IsoDay; days: number; force: boolean; today: IsoDay };
+
+/** A rollup asked for a date after today: refused before any work. */
+export class FutureDateRefused extends Error {
+  constructor(
+    readonly date: IsoDay,
+    readonly today: IsoDay,
+  ) {
+    super(`${date} is in the future (today is ${today} UTC); a date can be rolled up from its own day on`);
+    this.name = "FutureDateRefused";
+  }
+}
 
 /**
- * Rolls up `days` dates ending at `end` (default: the latest day with events). Incremental: a date
- * whose three snapshots exist is skipped unless `force`. Returns the dates it computed.
+ * Rolls up `days` dates ending at `end` (default: the latest day with events, not after today).
+ * Incremental: a date whose three snapshots exist is skipped unless `force`. Returns the dates it
+ * computed. Throws FutureDateRefused when `end` is after `today`.
  */
 export const rollupDates = async (
   db: Database,
@@ -139,7 +155,8 @@ export const rollupDates = async (
   scoring: ScoringConfig,
   onProgress: (progress: RollupProgress) => void = () => {},
 ): Promise<IsoDay[]> => {
-  const end = plan.end ?? (await latestEventDay(db.pool));
+  if (plan.end !== undefined && plan.end > plan.today) throw new FutureDateRefused(plan.end, plan.today);
+  const end = plan.end ?? (await latestEventDay(db.pool, plan.today));
   if (!end) return [];
   const wanted = Array.from({ length: plan.days }, (_, i) => addDays(end, i - plan.days + 1));
   const done = plan.force ? new Set<IsoDay>() : await completeDates(db, wanted);

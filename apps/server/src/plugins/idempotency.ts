@@ -1,5 +1,6 @@
-import { HEADERS, IdempotencyKeySchema } from "@gmi/contract";
+import { HEADERS, IdempotencyKeySchema, listRoutes } from "@gmi/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeAny } from "zod";
 import type { Clock } from "../clock.js";
 import type { Claim } from "../data/idempotency.js";
 import {
@@ -11,7 +12,7 @@ import {
   storeResponse,
 } from "../data/idempotency.js";
 import type { Sql } from "../data/sql.js";
-import type { RouteEntry } from "../domain/auth/scope-table.js";
+import { type RouteEntry, routeKey } from "../domain/auth/scope-table.js";
 import { fingerprint } from "../domain/idempotency/fingerprint.js";
 import {
   HEARTBEAT_MS,
@@ -80,6 +81,11 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
   "idempotency",
   async (app, options) => {
     const { sql, clock } = options;
+    const querySchemas = new Map(
+      listRoutes().flatMap(({ route }) =>
+        route.query ? [[routeKey(route.method, route.path), route.query as ZodTypeAny] as const] : [],
+      ),
+    );
     app.decorateRequest("idempotency", null);
 
     /** Answers that do no work: one unit of the rate windows, nothing of the monthly quota. */
@@ -135,10 +141,17 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
         throw error;
       }
       const queryAt = request.url.indexOf("?");
+      const path = request.routeOptions.url ?? request.url.slice(0, queryAt === -1 ? undefined : queryAt);
+      // The query as the route reads it, defaults filled (`?period=7d` = no period); raw if invalid.
+      const parsed = querySchemas.get(routeKey(request.method, path))?.safeParse(request.query);
       const print = fingerprint({
         method: request.method,
-        path: request.routeOptions.url ?? request.url.slice(0, queryAt === -1 ? undefined : queryAt),
-        query: queryAt === -1 ? "" : request.url.slice(queryAt + 1),
+        path,
+        query: parsed?.success
+          ? (parsed.data as Record<string, unknown>)
+          : queryAt === -1
+            ? ""
+            : request.url.slice(queryAt + 1),
         body: request.body,
       });
       const result = await claimKey(sql, {

@@ -56,7 +56,7 @@ export const demandIntentRouter = (deps: RouteDeps) => {
     conditions: async ({ query, request, reply }) => ({
       status: 200,
       body: await deps.answers(request, reply, async () => {
-        const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
+        const snapshot = await cachedSnapshot(cache, deps.sql, deps.clock, query.period, query.date);
         const data = await marketConditions(deps.sql, snapshot);
         return { data, meta: { period: snapshot.period, period_date: snapshot.date } };
       }),
@@ -64,7 +64,7 @@ export const demandIntentRouter = (deps: RouteDeps) => {
     gameConditions: async ({ params, query, request, reply }) => ({
       status: 200,
       body: await deps.answers(request, reply, async () => {
-        const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
+        const snapshot = await cachedSnapshot(cache, deps.sql, deps.clock, query.period, query.date);
         const { game, rows } = await gameConditions(deps.sql, snapshot, params.game_id);
         return {
           data: rows,

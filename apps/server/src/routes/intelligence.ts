@@ -5,7 +5,7 @@ import { leaderboardPage } from "../analytics/lists.js";
 import { listingRecommendation, profileOf } from "../analytics/profiles.js";
 import { readCache } from "../analytics/read-cache.js";
 import { scoringOf } from "../analytics/scoring.js";
-import { cachedSnapshot } from "../analytics/snapshot.js";
+import { cachedSnapshot, todayOf } from "../analytics/snapshot.js";
 import { intelligenceBatch } from "./batch.js";
 import type { RouteDeps } from "./context.js";
 import { snapshotListPage } from "./snapshot-list.js";
@@ -31,7 +31,7 @@ export const intelligenceRouter = (deps: RouteDeps) => {
     get: async ({ params, query, request, reply }) => ({
       status: 200,
       body: await deps.answers(request, reply, async () => {
-        const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
+        const snapshot = await cachedSnapshot(cache, deps.sql, deps.clock, query.period, query.date);
         const profile = await profileOf(deps.sql, snapshot, params.id, scoringOf(deps.config.analytics));
         return { data: profile, meta: { period: snapshot.period, period_date: snapshot.date } };
       }),
@@ -39,7 +39,7 @@ export const intelligenceRouter = (deps: RouteDeps) => {
     conditions: async ({ params, query, request, reply }) => ({
       status: 200,
       body: await deps.answers(request, reply, async () => {
-        const snapshot = await cachedSnapshot(cache, deps.sql, query.period, query.date);
+        const snapshot = await cachedSnapshot(cache, deps.sql, deps.clock, query.period, query.date);
         const recommendation = await listingRecommendation(deps.sql, snapshot, params.id);
         return { data: recommendation, meta: { period: snapshot.period, period_date: snapshot.date } };
       }),
@@ -47,7 +47,13 @@ export const intelligenceRouter = (deps: RouteDeps) => {
     history: async ({ params, query, request, reply }) => ({
       status: 200,
       body: await deps.answers(request, reply, async () => {
-        const answer = await gameHistory(deps.sql, params.id, query, scoringOf(deps.config.analytics));
+        const answer = await gameHistory(
+          deps.sql,
+          params.id,
+          query,
+          scoringOf(deps.config.analytics),
+          todayOf(deps.clock),
+        );
         return { data: answer.history, meta: { period: answer.period, from: answer.from, to: answer.to } };
       }),
     }),

@@ -1,7 +1,7 @@
 import type { ListQuerySchema } from "@gmi/contract";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { cursorDate, positionOf, scopeOf } from "../analytics/lists.js";
+import { cursorDate, type Placed, positionOf, scopeOf } from "../analytics/lists.js";
 import type { ReadCache } from "../analytics/read-cache.js";
 import { cachedSnapshot } from "../analytics/snapshot.js";
 import type { Listed } from "../data/catalog.js";
@@ -11,11 +11,11 @@ import type { RouteDeps } from "./context.js";
 import { paginated } from "./context.js";
 
 /** Which ranked list of a snapshot: its route (cursors are bound to it), its kind and sort, and its read. */
-export type SnapshotList<Row extends { rank: number }> = {
+export type SnapshotList<Row> = {
   route: string;
   kind: "liquidity" | "search";
   sort: string;
-  read: (snapshot: SnapshotRef, scope: number, request: PageRequest) => Promise<Listed<Row>>;
+  read: (snapshot: SnapshotRef, scope: number, request: PageRequest) => Promise<Listed<Placed<Row>>>;
 };
 
 /**
@@ -23,7 +23,7 @@ export type SnapshotList<Row extends { rank: number }> = {
  * endpoints share: the snapshot of the period and date (a cursor keeps the date it started on), the
  * page read through the read cache, and `{data, meta: {period, period_date, pagination}, links}`.
  */
-export const snapshotListPage = async <Row extends { rank: number }>(
+export const snapshotListPage = async <Row>(
   deps: RouteDeps,
   cache: ReadCache,
   request: FastifyRequest,
@@ -37,6 +37,7 @@ export const snapshotListPage = async <Row extends { rank: number }>(
   const snapshot = await cachedSnapshot(
     cache,
     deps.sql,
+    deps.clock,
     query.period,
     query.date ?? cursorDate(page.pageRequest),
   );
@@ -49,8 +50,8 @@ export const snapshotListPage = async <Row extends { rank: number }>(
   );
   const body = page.respond(
     listed,
-    (row) => positionOf(snapshot, row.rank),
-    (row) => row,
+    (placed) => positionOf(snapshot, placed.place),
+    (placed) => placed.row,
   );
   return { ...body, meta: { period: snapshot.period, period_date: snapshot.date, ...body.meta } };
 };

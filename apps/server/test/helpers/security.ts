@@ -90,7 +90,10 @@ export const describeSecurityForEveryRoute = (ctx: () => { app: FastifyInstance;
       it("passes with a valid key of an active account", async () => {
         const tenant = await createTenant(ctx().sql);
         const response = await send(bearer(tenant.key));
-        expect([200, 503]).toContain(response.statusCode);
+        const successes = Object.keys(route.responses)
+          .map(Number)
+          .filter((status) => status < 300);
+        expect(successes).toContain(response.statusCode);
         expect(response.headers["x-ratelimit-limit"]).toBeDefined();
       });
     });

@@ -71,6 +71,7 @@ export const NotFoundItemSchema = z.object({ game_id: z.number().int(), found: z
 export type NotFoundItem = z.infer<typeof NotFoundItemSchema>;
 
 export const SearchRowSchema = z.object({
+  /** Rank by combined search volume within the period and scope, on every search list (spec). */
   rank: z.number().int().positive(),
   query: z.string(),
   search: z.object({

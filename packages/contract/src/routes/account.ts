@@ -2,6 +2,7 @@ import { initContract } from "@ts-rest/core";
 import { z } from "zod";
 import { dataEnvelope } from "../common/envelope.js";
 import { ScopeSchema } from "../common/errors.js";
+import { NoQuerySchema } from "../common/params.js";
 import { PlanSlugSchema } from "../plans.js";
 import { meta } from "./shared.js";
 
@@ -38,8 +39,10 @@ export const accountRoutes = c.router({
   me: {
     method: "GET",
     path: "/api/v1/me",
+    query: NoQuerySchema,
     responses: { 200: dataEnvelope(AccountRecordSchema, {}) },
     summary: "The calling key's organization, plan, key and live usage",
-    metadata: meta({ scope: null }),
+    // Free, so that a customer stopped by a limit can still see their usage (docs/decisions.md).
+    metadata: meta({ scope: null, metered: false }),
   },
 });

@@ -2,7 +2,7 @@ import { initContract } from "@ts-rest/core";
 import { z } from "zod";
 import { dataEnvelope, paginatedEnvelope } from "../common/envelope.js";
 import { PaginationQuerySchema } from "../common/pagination.js";
-import { IdSchema } from "../common/params.js";
+import { IdSchema, NoQuerySchema, TextParamSchema } from "../common/params.js";
 import { GameRecordSchema, GameSlugItemSchema, GameTitleItemSchema } from "../common/rows.js";
 import { meta } from "./shared.js";
 
@@ -32,14 +32,16 @@ export const gamesRoutes = c.router({
     method: "GET",
     path: "/api/v1/games/game/:id",
     pathParams: z.object({ id: IdSchema }),
+    query: NoQuerySchema,
     responses: { 200: dataEnvelope(GameRecordSchema, {}) },
     summary: "One game by id (404 for an unknown or disabled id)",
-    metadata: games,
+    metadata: meta({ scope: "games.read", notFound: "game" }),
   },
   bySlug: {
     method: "GET",
     path: "/api/v1/games/slug/:slug",
-    pathParams: z.object({ slug: z.string().min(1).max(200) }),
+    pathParams: z.object({ slug: TextParamSchema(200) }),
+    query: NoQuerySchema,
     responses: { 200: lookup },
     summary: "Games with this slug (one per console); empty list when none",
     metadata: games,
@@ -47,7 +49,8 @@ export const gamesRoutes = c.router({
   byTitle: {
     method: "GET",
     path: "/api/v1/games/title/:title",
-    pathParams: z.object({ title: z.string().min(1).max(200) }),
+    pathParams: z.object({ title: TextParamSchema(200) }),
+    query: NoQuerySchema,
     responses: { 200: lookup },
     summary: "Games with this display title, case-insensitive; empty list when none",
     metadata: games,

@@ -47,9 +47,16 @@ export const ListingConditionRowSchema = z.object({
 
 export const ConditionRecommendationSchema = z.object({
   game: GameIdentitySchema,
-  /** The highest-scoring condition that has a catalog price; `null` when the game has no price. */
+  /**
+   * The highest-scoring condition that has a catalog price; `null` when the game has no price, or
+   * when `sample_size` is below `min_sample_size`.
+   */
   recommended: ListingConditionSchema.nullable(),
   conditions: z.array(ListingConditionRowSchema).length(3),
+  /** The demand units behind the advice: redirects, alerts and searches tagged loose, cib or new. */
+  sample_size: z.number().int().nonnegative(),
+  /** The fewest units a recommendation needs; below it `recommended` is `null`. */
+  min_sample_size: z.number().int().positive(),
 });
 export type ConditionRecommendation = z.infer<typeof ConditionRecommendationSchema>;
 
@@ -76,7 +83,7 @@ export const intelligenceRoutes = c.router({
     responses: { 200: dataEnvelope(LiquidityProfileSchema, periodMeta) },
     summary: "Liquidity profile of one game",
     description: "Any enabled game resolves, zero demand included; 404 for an unknown or disabled id.",
-    metadata: meta({ scope: "intelligence.read" }),
+    metadata: meta({ scope: "intelligence.read", notFound: "game" }),
   },
   conditions: {
     method: "GET",
@@ -85,7 +92,7 @@ export const intelligenceRoutes = c.router({
     query: PeriodQuerySchema,
     responses: { 200: dataEnvelope(ConditionRecommendationSchema, periodMeta) },
     summary: "Listing condition recommendation for one game",
-    metadata: meta({ scope: "intelligence.read" }),
+    metadata: meta({ scope: "intelligence.read", notFound: "game" }),
   },
   history: {
     method: "GET",
@@ -96,7 +103,7 @@ export const intelligenceRoutes = c.router({
     summary: "Daily history of one game (beyond the interface)",
     description:
       "The game's liquidity score, demand index, redirects, distinct users, watch and search counts on each computed date from `from` to `to` (at most 90 days; default the 30 days ending on the latest computed date). Dates without a snapshot are absent.",
-    metadata: meta({ scope: "intelligence.read" }),
+    metadata: meta({ scope: "intelligence.read", notFound: "game" }),
   },
   batch: {
     method: "POST",

@@ -149,7 +149,9 @@ export const resolvers = {
       return { ...row, price, score: price === null ? 0 : row.score };
     });
     const priced = conditions.filter((row) => row.price !== null).sort((a, b) => b.score - a.score);
-    const data = { game: profile.game, recommended: priced[0]?.condition ?? null, conditions };
+    const { sample_size, min_sample_size } = examples.conditionRecommendation;
+    const recommended = sample_size >= min_sample_size ? (priced[0]?.condition ?? null) : null;
+    const data = { game: profile.game, recommended, conditions, sample_size, min_sample_size };
     return ok({ data, meta: scopeMeta(input, world) });
   },
   "intelligence.history": historyResolver,

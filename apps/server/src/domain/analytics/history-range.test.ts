@@ -39,3 +39,12 @@ describe("resolveHistoryRange", () => {
     });
   });
 });
+
+describe("a from past every computed date", () => {
+  it("is a problem on from, never a range reaching past year 9999", () => {
+    expect(resolveHistoryRange({ from: "9999-12-31" }, "2026-06-14")).toEqual({
+      field: "from",
+      message: "must not be after the latest computed date (2026-06-14)",
+    });
+  });
+});

@@ -13,6 +13,9 @@ export const resolveHistoryRange = (
   requested: { from?: IsoDay | undefined; to?: IsoDay | undefined },
   latest: IsoDay,
 ): HistoryRange | HistoryRangeProblem => {
+  // Checked first: a `from` past every computed date (up to 9999-12-31) would carry `to` past year 9999.
+  if (requested.from && requested.from > latest)
+    return { field: "from", message: `must not be after the latest computed date (${latest})` };
   const to =
     requested.to ??
     (requested.from ? minDay(addDays(requested.from, HISTORY_DEFAULT_DAYS - 1), latest) : latest);

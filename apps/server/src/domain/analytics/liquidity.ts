@@ -97,7 +97,7 @@ export const scoreLiquidityScope = (
   const scored: Scored[] = games.map((game) => {
     const index = demandIndex(game, maxima, config.demandWeights);
     const access = priceAccessibility(game.priceComplete, maxComplete);
-    const m = momentum({ recent7d: game.redirects7d, baseline30d: game.redirects30d });
+    const m = momentum({ recent7d: game.redirects7d, last30d: game.redirects30d });
     const row: LiquiditySnapshotFields = {
       scopeConsoleId,
       gameId: game.gameId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ListingConditionInput } from "./listing-recommendation.js";
-import { recommendListingCondition } from "./listing-recommendation.js";
+import { LISTING_MIN_SAMPLE, recommendListingCondition } from "./listing-recommendation.js";
 
 const input = (
   price: number | null,
@@ -48,14 +48,25 @@ describe("recommendListingCondition", () => {
     expect(result.conditions.map((c) => c.score)).toEqual([0, 0, 0]);
   });
 
-  it("without demand, scores on price alone: 100·.3·10/40 = 7.5 → 8, 15, 30", () => {
+  it("without demand, scores on price alone (100·.3·10/40 = 7.5 → 8, 15, 30) and recommends nothing", () => {
     const result = recommendListingCondition({ loose: input(10), cib: input(20), new: input(40) });
     expect(result.conditions.map((c) => [c.score, c.demand.share])).toEqual([
       [8, 0],
       [15, 0],
       [30, 0],
     ]);
-    expect(result.recommended).toBe("new");
+    expect(result.recommended).toBeNull();
+    expect(result).toMatchObject({ sampleSize: 0, minSampleSize: LISTING_MIN_SAMPLE });
+  });
+
+  it("needs the minimum sample: one watch scores 100 but is no recommendation; five units are", () => {
+    const one = recommendListingCondition({ loose: input(10), cib: input(20), new: input(40, 0, 1) });
+    expect(one.conditions.map((c) => c.score)).toEqual([8, 15, 100]);
+    expect(one).toMatchObject({ recommended: null, sampleSize: 1 });
+    const four = recommendListingCondition({ loose: input(10, 1), cib: input(20, 1, 1, 1), new: input(40) });
+    expect(four).toMatchObject({ recommended: null, sampleSize: 4 });
+    const five = recommendListingCondition({ loose: input(10, 1), cib: input(20, 2, 1, 1), new: input(40) });
+    expect(five).toMatchObject({ recommended: "cib", sampleSize: 5, minSampleSize: 5 });
   });
 
   it("does not recommend the most demanded condition when it has no price", () => {

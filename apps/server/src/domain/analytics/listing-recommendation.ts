@@ -25,7 +25,18 @@ export type ListingRecommendation = {
   recommended: ListingCondition | null;
   /** Always loose, cib, new in that order. */
   conditions: ListingConditionScore[];
+  /** The demand units the advice rests on: redirects, alerts and searches tagged with a condition. */
+  sampleSize: number;
+  /** Below this many units there is no recommendation (LISTING_MIN_SAMPLE). */
+  minSampleSize: number;
 };
+
+/**
+ * The fewest condition-tagged demand units (over the three conditions) a recommendation needs: one
+ * watch, or no demand at all, is no evidence of which condition sells. The same 5 as the unmet
+ * list's minimum search count, which excludes one-off searches for the same reason.
+ */
+export const LISTING_MIN_SAMPLE = 5;
 
 /** Demand decides most (what buyers ask for), price level the rest (what a sale brings in). */
 export const LISTING_DEMAND_WEIGHT = 0.7;
@@ -36,10 +47,12 @@ export const LISTING_PRICE_WEIGHT = 0.3;
  * score = 100·(0.7·share/max_share + 0.3·price/max_price), max over the three conditions (prices:
  * over the priced ones); a condition without a price scores 0, since it cannot be listed at a known
  * price. recommended = the best score among priced conditions (ties: larger share, higher price,
- * then loose, cib, new); null when no condition has a price.
+ * then loose, cib, new); null when no condition has a price, or when the units of all three are
+ * fewer than `minSample` (the scores are still shown: they describe the demand there is).
  */
 export const recommendListingCondition = (
   inputs: Readonly<Record<ListingCondition, ListingConditionInput>>,
+  minSample: number = LISTING_MIN_SAMPLE,
 ): ListingRecommendation => {
   const entries = LISTING_CONDITIONS.map((condition) => ({ condition, ...inputs[condition] }));
   const units = entries.map((e) => e.redirects + e.watchCount + e.searchCount);
@@ -82,5 +95,10 @@ export const recommendListingCondition = (
         desc(a.result.price ?? 0, b.result.price ?? 0) ||
         a.order - b.order,
     )[0];
-  return { recommended: best?.result.condition ?? null, conditions: scored.map((s) => s.result) };
+  return {
+    recommended: total >= minSample ? (best?.result.condition ?? null) : null,
+    conditions: scored.map((s) => s.result),
+    sampleSize: total,
+    minSampleSize: minSample,
+  };
 };

@@ -8,24 +8,33 @@ export type MomentumCounts = {
   /** Events in D-6..D. */
   recent7d: number;
   /** Events in D-29..D (the 7 recent days included). */
-  baseline30d: number;
+  last30d: number;
 };
+
+/** The baseline: the days of the 30-day window before the recent 7, D-29..D-7. */
+export const BASELINE_DAYS = 23;
+const RECENT_DAYS = 7;
 
 /** Label thresholds in tenths (1.2 and 0.8), so the comparison below stays in integers. */
 const RISING_AT_TENTHS = 12;
 const STEADY_FROM_TENTHS = 8;
 
 /**
- * (recent7d / 7) / (baseline30d / 30). The label is decided on the exact ratio of the integer counts,
- * not on the float: 30·r / (7·b) >= 1.2 ⇔ 300·r >= 84·b, so a pace of exactly 1.2 (or 0.8) is never
+ * The recent 7-day pace against the baseline's pace: (recent / 7) / (baseline / 23), where the
+ * baseline is the 30-day window without the recent 7 days (D-29..D-7). The two do not overlap: an
+ * overlapping baseline gave every new query a pace of 30/7 ("rising") from its very first search,
+ * so nothing ever lacked a baseline and `/trending` was the volume list. No event before the recent
+ * week means no baseline: `unknown`, value null. The label is decided on the exact ratio of the
+ * integer counts: 23·r / (7·b) >= 1.2 ⇔ 230·r >= 84·b, so a pace of exactly 1.2 (or 0.8) is never
  * pushed to the wrong side by binary rounding. The published value is then rounded to 4 decimals.
  */
-export const momentum = ({ recent7d, baseline30d }: MomentumCounts): Momentum => {
-  if (baseline30d <= 0) return { value: null, label: "unknown" };
-  const value = round4((30 * recent7d) / (7 * baseline30d));
-  const pace = 10 * 30 * recent7d;
-  if (pace >= RISING_AT_TENTHS * 7 * baseline30d) return { value, label: "rising" };
-  if (pace >= STEADY_FROM_TENTHS * 7 * baseline30d) return { value, label: "steady" };
+export const momentum = ({ recent7d, last30d }: MomentumCounts): Momentum => {
+  const baseline = last30d - recent7d;
+  if (baseline <= 0) return { value: null, label: "unknown" };
+  const value = round4((BASELINE_DAYS * recent7d) / (RECENT_DAYS * baseline));
+  const pace = 10 * BASELINE_DAYS * recent7d;
+  if (pace >= RISING_AT_TENTHS * RECENT_DAYS * baseline) return { value, label: "rising" };
+  if (pace >= STEADY_FROM_TENTHS * RECENT_DAYS * baseline) return { value, label: "steady" };
   return { value, label: "cooling" };
 };
 

@@ -78,13 +78,13 @@ describe("search rows: figures", () => {
     expect(row("zelda")).toMatchObject({ mobileShare: 0.5, avgResultCount: 1, zeroResultShare: 0.5 });
   });
 
-  it("momentum: mario 30·35/(7·100) = 1.5 rising, kirby 1 steady, metroid .8571 steady, sonic .4286 cooling, zelda unknown", () => {
+  it("momentum against the 23 days before the recent 7: mario 23·35/(7·65) = 1.7692 rising, kirby 1 steady, metroid .8214 steady, sonic .3651 cooling, zelda unknown", () => {
     expect(rows.map((r) => [r.query, r.momentumValue, r.momentumLabel])).toEqual([
-      ["mario", 1.5, "rising"],
+      ["mario", 1.7692, "rising"],
       ["kirby", 1, "steady"],
       ["zelda", null, "unknown"],
-      ["sonic", 0.4286, "cooling"],
-      ["metroid", 0.8571, "steady"],
+      ["sonic", 0.3651, "cooling"],
+      ["metroid", 0.8214, "steady"],
     ]);
   });
 

@@ -123,7 +123,7 @@ export const scoreSearchScope = (
     SEARCH_VOLUME_WEIGHT * ratio(q.searchCount, maxCount) +
     SEARCH_REACH_WEIGHT * ratio(q.distinctUsers, maxUsers);
   const rows: Row[] = admitted.map((q) => {
-    const m = momentum({ recent7d: q.searches7d, baseline30d: q.searches30d });
+    const m = momentum({ recent7d: q.searches7d, last30d: q.searches30d });
     return {
       scopeConsoleId,
       query: q.query,

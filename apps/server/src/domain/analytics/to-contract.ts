@@ -100,11 +100,23 @@ export const toGameSignals = (row: StoredLiquidityRow, game: GameIdentity): Game
 
 const SEARCH_RANK = { volume: "rankVolume", momentum: "rankMomentum", unmet: "rankUnmet" } as const;
 
+/** A row's place in the `sort` order of its list; the row must be in that list, else it is a caller bug. */
+export const searchPlace = (row: StoredSearchRow, sort: SearchSort): number => {
+  const place = row[SEARCH_RANK[sort]];
+  if (place === null) throw new RangeError(`query "${row.query}" has no ${sort} rank in this snapshot`);
+  return place;
+};
+
+/**
+ * A search row in any of the three lists. Its `rank` is always the rank by combined search volume
+ * within the period and scope, as the spec defines a search row's `rank` ("Precomputed rank by
+ * combined search volume"): on `/trending` and `/unmet` it is not the row's place in the list,
+ * which the list's order (and cursors) carry instead (docs/decisions.md).
+ */
 export const toSearchRow = (row: StoredSearchRow, sort: SearchSort): SearchRow => {
-  const rank = row[SEARCH_RANK[sort]];
-  if (rank === null) throw new RangeError(`query "${row.query}" has no ${sort} rank in this snapshot`);
+  searchPlace(row, sort);
   return {
-    rank,
+    rank: row.rankVolume,
     query: row.query,
     search: {
       search_count: row.searchCount,
@@ -169,4 +181,6 @@ export const toConditionRecommendation = (
     },
     score: c.score,
   })),
+  sample_size: recommendation.sampleSize,
+  min_sample_size: recommendation.minSampleSize,
 });

@@ -45,10 +45,10 @@ describe("period windows", () => {
     expect(windowLength(periodWindow("30d", "2026-03-01"))).toBe(30);
   });
 
-  it("momentum windows end on D whatever the period", () => {
+  it("momentum windows: the recent 7 days ending on D, the baseline the 23 days before them", () => {
     expect(momentumWindows("2026-01-03")).toEqual({
       recent: { start: "2025-12-28", end: "2026-01-03" },
-      baseline: { start: "2025-12-05", end: "2026-01-03" },
+      baseline: { start: "2025-12-05", end: "2025-12-27" },
     });
   });
 

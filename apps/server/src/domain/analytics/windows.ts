@@ -50,12 +50,13 @@ export const periodWindow = (period: Period, end: IsoDay): DayWindow =>
   trailingWindow(end, PERIOD_DAYS[period]);
 
 /**
- * Momentum always compares the 7 days ending on D with the 30 days ending on D, whatever period was
- * asked for: a `day` leaderboard still says whether a title is rising.
+ * Momentum always compares the 7 days ending on D with the rest of the 30 days ending on D (the 23
+ * days before the recent 7: the two never overlap), whatever period was asked for: a `day`
+ * leaderboard still says whether a title is rising.
  */
 export const momentumWindows = (end: IsoDay): { recent: DayWindow; baseline: DayWindow } => ({
   recent: trailingWindow(end, 7),
-  baseline: trailingWindow(end, 30),
+  baseline: trailingWindow(addDays(end, -7), 23),
 });
 
 export const toInstantWindow = (window: DayWindow): InstantWindow => ({

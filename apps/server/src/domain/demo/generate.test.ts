@@ -133,16 +133,16 @@ describe("events", () => {
 
   it("makes rising titles read as rising and cooling ones as cooling at the end date", () => {
     const trends = new Map(generateCatalog(SEED).games.map((g) => [g.line.id, g.trend]));
-    const counts = new Map<number, { recent7d: number; baseline30d: number }>();
+    const counts = new Map<number, { recent7d: number; last30d: number }>();
     for (const r of redirects) {
-      const c = counts.get(r.gameId) ?? { recent7d: 0, baseline30d: 0 };
+      const c = counts.get(r.gameId) ?? { recent7d: 0, last30d: 0 };
       if (r.day >= addDays(END, -6)) c.recent7d += 1;
-      if (r.day >= addDays(END, -29)) c.baseline30d += 1;
+      if (r.day >= addDays(END, -29)) c.last30d += 1;
       counts.set(r.gameId, c);
     }
     const labels = (trend: string) =>
       [...counts]
-        .filter(([id, c]) => trends.get(id) === trend && c.baseline30d >= 30)
+        .filter(([id, c]) => trends.get(id) === trend && c.last30d >= 30)
         .map(([, c]) => momentum(c).label);
     const rising = labels("rising");
     const cooling = labels("cooling");

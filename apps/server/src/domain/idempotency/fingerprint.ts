@@ -5,16 +5,20 @@ export type FingerprintInput = {
   method: string;
   /** The route path, without the query. */
   path: string;
-  /** The raw query string, with or without its leading `?`. */
-  query: string;
+  /**
+   * The query as the endpoint reads it: parsed by its schema, defaults filled in, so `?period=7d`
+   * and no period are one query. The raw query string (with or without its leading `?`) when it
+   * does not parse: such a request is refused anyway, and its key must not match a valid one.
+   */
+  query: Readonly<Record<string, unknown>> | string;
   /** The parsed JSON body. */
   body: unknown;
 };
 
 /**
  * SHA-256 (hex) of the method, path, canonical query and canonical body: what "the same payload"
- * means for a key. Parameters the API ignores still count (they are part of what the client sent);
- * defaults are not filled in (`?period=7d` and no period are different payloads).
+ * means for a key. A parameter left to its default and the same parameter spelled out are the same
+ * payload (the endpoint cannot tell them apart); the body is compared as sent, in canonical JSON.
  */
 export const fingerprint = (input: FingerprintInput): string =>
   createHash("sha256")
@@ -22,7 +26,9 @@ export const fingerprint = (input: FingerprintInput): string =>
       JSON.stringify([
         input.method.toUpperCase(),
         input.path,
-        canonicalQuery(input.query),
+        typeof input.query === "string"
+          ? ["raw", canonicalQuery(input.query)]
+          : ["parsed", canonicalJson(input.query)],
         canonicalJson(input.body),
       ]),
     )

@@ -59,6 +59,19 @@ describe("fingerprint", () => {
       fingerprint({ ...base, path: "/ab", query: "=1" }),
     );
   });
+
+  it("compares a parsed query (defaults filled) by value, in any key order", () => {
+    const parsed = { ...base, query: { period: "7d", date: "2026-06-14" } };
+    expect(fingerprint(parsed)).toBe(fingerprint({ ...base, query: { date: "2026-06-14", period: "7d" } }));
+    expect(fingerprint(parsed)).not.toBe(fingerprint({ ...base, query: { period: "7d" } }));
+    expect(fingerprint(parsed)).not.toBe(
+      fingerprint({ ...base, query: { period: "30d", date: "2026-06-14" } }),
+    );
+  });
+
+  it("never matches a raw query string with a parsed query", () => {
+    expect(fingerprint({ ...base, query: "" })).not.toBe(fingerprint({ ...base, query: {} }));
+  });
 });
 
 describe("decide (the spec's state table)", () => {

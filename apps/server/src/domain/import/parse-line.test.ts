@@ -108,6 +108,7 @@ describe("event lines", () => {
       }),
     ).toEqual({
       type: "redirect",
+      eventId: null,
       gameId: 101,
       userId: "u1",
       occurredAt: "2026-11-20T10:00:00.000Z",
@@ -141,6 +142,7 @@ describe("event lines", () => {
   it("reads a search with its normalized query, converting the offset to UTC", () => {
     expect(record(search)).toEqual({
       type: "search",
+      eventId: null,
       rawQuery: "Chrono Trigger SNES",
       query: "chrono trigger snes",
       userId: "u3",
@@ -208,5 +210,14 @@ describe("malformed lines", () => {
     expect(reason({ type: "redirect" })).toBe(
       "game_id: is required; user_id: must be a string of 1 to 128 characters or a non-negative integer; occurred_at: is required",
     );
+  });
+});
+
+describe("event_id", () => {
+  it("is kept as text when a line carries one, and refused when empty", () => {
+    expect(record({ ...search, event_id: "mp-81" })).toMatchObject({ eventId: "mp-81" });
+    expect(record({ ...search, event_id: 9007 })).toMatchObject({ eventId: "9007" });
+    expect(record(search)).toMatchObject({ eventId: null });
+    expect(reason({ ...search, event_id: "" })).toMatch(/^event_id: /);
   });
 });

@@ -43,6 +43,10 @@ const price = z.union(
   ],
   { errorMap: () => ({ message: 'must be a non-negative decimal with at most 2 decimals, like "149.99"' }) },
 );
+/** The marketplace's own id of an event, when it sends one: the event's dedupe key (event-key.ts). */
+const eventId = z.union([z.string().min(1).max(128), z.number().int().nonnegative().transform(String)], {
+  errorMap: () => ({ message: "must be a string of 1 to 128 characters or a non-negative integer" }),
+});
 const device = z.enum(["mobile", "desktop"]);
 const condition = z.enum(["loose", "cib", "new", "any"]);
 
@@ -62,6 +66,7 @@ const GameLineSchema = z.object({
 
 const RedirectLineSchema = z.object({
   type: z.literal("redirect"),
+  event_id: eventId.nullish(),
   game_id: JsonIdSchema,
   user_id: userId,
   occurred_at: instant,
@@ -71,6 +76,7 @@ const RedirectLineSchema = z.object({
 
 const WatchLineSchema = z.object({
   type: z.literal("watch"),
+  event_id: eventId.nullish(),
   game_id: JsonIdSchema,
   user_id: userId,
   created_at: instant,
@@ -80,6 +86,7 @@ const WatchLineSchema = z.object({
 
 const SearchLineSchema = z.object({
   type: z.literal("search"),
+  event_id: eventId.nullish(),
   query: z.string().max(MAX_RAW_QUERY_LENGTH),
   user_id: userId,
   occurred_at: instant,
@@ -121,6 +128,8 @@ export type GameRecord = {
 };
 export type RedirectRecord = {
   type: "redirect";
+  /** The line's `event_id`, or null: its content is then its identity (event-key.ts). */
+  eventId: string | null;
   gameId: number;
   userId: string;
   occurredAt: string;
@@ -130,6 +139,7 @@ export type RedirectRecord = {
 };
 export type WatchRecord = {
   type: "watch";
+  eventId: string | null;
   gameId: number;
   userId: string;
   createdAt: string;
@@ -138,6 +148,7 @@ export type WatchRecord = {
 };
 export type SearchRecord = {
   type: "search";
+  eventId: string | null;
   rawQuery: string;
   /** `normalizeQuery(rawQuery)`, never empty. */
   query: string;
@@ -205,6 +216,7 @@ const toRecord = (type: keyof typeof SCHEMAS, data: unknown): ImportRecord | str
       const r = RedirectLineSchema.parse(data);
       return {
         type,
+        eventId: r.event_id ?? null,
         gameId: r.game_id,
         userId: r.user_id,
         occurredAt: r.occurred_at,
@@ -219,6 +231,7 @@ const toRecord = (type: keyof typeof SCHEMAS, data: unknown): ImportRecord | str
       if (removedAt !== null && removedAt < r.created_at) return "removed_at: must not be before created_at";
       return {
         type,
+        eventId: r.event_id ?? null,
         gameId: r.game_id,
         userId: r.user_id,
         createdAt: r.created_at,
@@ -232,6 +245,7 @@ const toRecord = (type: keyof typeof SCHEMAS, data: unknown): ImportRecord | str
       if (query === "") return "query: nothing searchable after normalization";
       return {
         type,
+        eventId: r.event_id ?? null,
         rawQuery: r.query,
         query,
         userId: r.user_id,

@@ -1,0 +1,126 @@
+/**
+ * The processes `bench:traffic` runs besides itself: the load generator and the bare Fastify twin,
+ * each in a process of its own (entered with `--load` / `--twin` on the bench's own command line),
+ * and the CPU time of a process read from /proc.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { readFileSync } from "node:fs";
+import autocannon from "autocannon";
+import Fastify from "fastify";
+
+/** One request as sent: the same bytes go to the app and to its twin. */
+export type LoadRequest = { method: string; path: string; headers: Record<string, string>; body?: string };
+
+/** What a phase measured (latencies in ms). */
+export type LoadResult = {
+  total: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  statuses: Record<string, number>;
+  errors: number;
+};
+
+/** The header naming the answer the twin gives: the index into its list of recorded answers. */
+export const ANSWER_HEADER = "x-bench-answer";
+
+/** A recorded answer of the app, served by the twin. */
+export type Answer = { status: number; body: unknown };
+
+const onceMessage = <T>(child: ChildProcess): Promise<T> =>
+  new Promise((resolve, reject) => {
+    child.once("message", (message) => resolve(message as T));
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`child exited with ${code}`)));
+  });
+
+/**
+ * Drives `url` with the requests in `file` (a JSON array of LoadRequest), in a loop, from a child
+ * process: the load generator competes with the server only for the cores, not its event loop.
+ */
+export const runLoad = async (
+  entry: string,
+  options: { url: string; file: string; connections: number; duration: number },
+): Promise<LoadResult> => {
+  const child = fork(entry, ["--load"], { execArgv: process.execArgv });
+  child.send(options);
+  try {
+    return await onceMessage<LoadResult>(child);
+  } finally {
+    child.removeAllListeners("exit");
+    child.kill();
+  }
+};
+
+export const loadChild = () =>
+  process.once("message", async (message) => {
+    const options = message as { url: string; file: string; connections: number; duration: number };
+    const list = JSON.parse(readFileSync(options.file, "utf8")) as LoadRequest[];
+    let next = 0;
+    const result = await autocannon({
+      url: options.url,
+      connections: options.connections,
+      duration: options.duration,
+      requests: [
+        {
+          setupRequest: (request) => {
+            const item = list[next++ % list.length] as LoadRequest;
+            return {
+              ...request,
+              method: item.method as "GET",
+              path: item.path,
+              headers: item.headers,
+              body: item.body,
+            };
+          },
+        },
+      ],
+    });
+    const statuses: Record<string, number> = {};
+    for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat.count;
+    const answer: LoadResult = {
+      total: result.requests.total,
+      rps: result.requests.total / options.duration,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      statuses,
+      errors: result.errors + result.timeouts,
+    };
+    process.send?.(answer);
+  });
+
+/** Starts the bare twin: one Fastify route per method answering the recorded answer asked for. */
+export const startTwin = async (entry: string, answersFile: string) => {
+  const child = fork(entry, ["--twin", answersFile], { execArgv: process.execArgv });
+  const { port } = await onceMessage<{ port: number }>(child);
+  return { child, url: `http://127.0.0.1:${port}` };
+};
+
+export const twinChild = async (answersFile: string) => {
+  const answers = JSON.parse(readFileSync(answersFile, "utf8")) as Answer[];
+  const app = Fastify();
+  // Parses the body like any route, then answers the recorded body, which Fastify serializes.
+  const handler = async (
+    request: { headers: Record<string, unknown> },
+    reply: import("fastify").FastifyReply,
+  ) => {
+    const answer = answers[Number(request.headers[ANSWER_HEADER])];
+    if (!answer) return reply.status(500).send({ error: "no such answer" });
+    return reply.status(answer.status).send(answer.body);
+  };
+  app.get("/*", handler);
+  app.post("/*", handler);
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  process.send?.({ port: typeof address === "object" && address ? address.port : 0 });
+};
+
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat (Linux). */
+export const processCpuMs = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces) start at state; utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+};

@@ -1,0 +1,470 @@
+/**
+ * `pnpm bench:traffic`: the server as customers use it, against bare Fastify serving the same
+ * bodies, in one run. The real server (src/main.ts, NODE_ENV=production, its request log written
+ * to /dev/null, Redis rate windows, PostgreSQL) runs in a child process over a database of the
+ * bench's own: the demo marketplace, and organizations on every plan plus two custom large ones
+ * (one hard-capped, one unmetered) whose windows are out of reach, so throughput is the server's,
+ * not a plan's. The load generator (autocannon, its own process) sends a mix drawn from the
+ * seeded data (bench/traffic-mix.ts): every GET route, skewed popularity, batches of 1-250 with and
+ * without Idempotency-Key, and on the "all plans" phase a share really refused (429, 402).
+ * The bare twin (its own process) answers each request with the body the server gave for it.
+ *
+ * Prints per phase: req/s, p50/p99 (ms), the ratio to the twin, the server's CPU per request (from
+ * /proc/<pid>/stat) and PostgreSQL transactions per request (pg_stat_database of the bench's
+ * database: each statement outside a transaction block is one, i.e. one round trip), and the
+ * share of each status.
+ *
+ * Env: BENCH_DATABASE_URL or TEST_DATABASE_URL (admin URL; the bench creates and drops its own
+ * database), BENCH_REDIS_URL or TEST_REDIS_URL (required; keys under a prefix of the run's own,
+ * deleted at the end), BENCH_DURATION (seconds per phase and server, default 10),
+ * BENCH_CONNECTIONS (default 50), BENCH_ONLY (regular expression over phase names),
+ * BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there at exit),
+ * BENCH_LOG_STATEMENTS=1 (PostgreSQL logs every statement the server sends: log_statement = all).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PlanSlug } from "@gmi/contract";
+import { PLANS, SCOPES } from "@gmi/contract";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { createOrganization, ensurePlans } from "../src/data/accounts.js";
+import { issueApiKey } from "../src/data/keys.js";
+import { migrate } from "../src/db/migrate.js";
+import { openDatabase } from "../src/db/open.js";
+import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
+import { billingMonth } from "../src/domain/limits/windows.js";
+import { seedDemo } from "../src/jobs/seed-demo.js";
+import { adminQuery, adminUrl } from "./admin.js";
+import {
+  ANSWER_HEADER,
+  type Answer,
+  type LoadRequest,
+  type LoadResult,
+  loadChild,
+  processCpuMs,
+  runLoad,
+  startTwin,
+  twinChild,
+} from "./children.js";
+import { type BenchRequest, blend, buildMix, type Catalog, type RouteName } from "./traffic-mix.js";
+
+const entry = fileURLToPath(import.meta.url);
+const serverRoot = path.resolve(path.dirname(entry), "..");
+const env = process.env;
+const duration = Number(env.BENCH_DURATION ?? 10);
+const connections = Number(env.BENCH_CONNECTIONS ?? 50);
+const only = env.BENCH_ONLY ? new RegExp(env.BENCH_ONLY) : null;
+const redisUrl = env.BENCH_REDIS_URL ?? env.TEST_REDIS_URL;
+
+/** Custom plans with windows out of reach: what limits them is the server, not the plan. */
+const LARGE = { rate_limit_per_minute: 1_000_000_000, rate_limit_per_day: 1_000_000_000 };
+const CUSTOM_PLANS = [
+  { slug: "bench-capped", name: "Bench capped", monthly_quota: 1_000_000_000, overage: false },
+  { slug: "bench-unmetered", name: "Bench unmetered", monthly_quota: null, overage: false },
+];
+
+/** Key rings: organizations (keys per organization) on one plan. "exhausted": Free at its quota. */
+const RINGS: Array<{ ring: string; plan: string; orgs: number; keysPerOrg: number; maxBatch: number }> = [
+  { ring: "capped", plan: "bench-capped", orgs: 100, keysPerOrg: 2, maxBatch: 250 },
+  { ring: "unmetered", plan: "bench-unmetered", orgs: 100, keysPerOrg: 2, maxBatch: 250 },
+  {
+    ring: "enterprise",
+    plan: "enterprise",
+    orgs: 20,
+    keysPerOrg: 1,
+    maxBatch: PLANS.enterprise.max_batch_size,
+  },
+  { ring: "pro", plan: "pro", orgs: 20, keysPerOrg: 1, maxBatch: PLANS.pro.max_batch_size },
+  { ring: "starter", plan: "starter", orgs: 5, keysPerOrg: 1, maxBatch: PLANS.starter.max_batch_size },
+  { ring: "free", plan: "free", orgs: 5, keysPerOrg: 1, maxBatch: PLANS.free.max_batch_size },
+  { ring: "exhausted", plan: "free", orgs: 5, keysPerOrg: 1, maxBatch: PLANS.free.max_batch_size },
+];
+
+const GETS: RouteName[] = [
+  "gameById",
+  "intelligenceById",
+  "intelligenceConditions",
+  "gameConditions",
+  "intelligenceList",
+  "searches",
+  "trending",
+  "unmet",
+  "searchConditions",
+  "titles",
+  "slugs",
+  "bySlug",
+  "byTitle",
+  "byConsole",
+  "consoles",
+  "me",
+];
+
+const BATCH_100 = JSON.stringify({
+  requests: Array.from({ length: 100 }, (_, i) => ({ game_id: 1001 + i })),
+});
+
+type Phase = { name: string; requests: BenchRequest[]; connections: number; goal?: string };
+
+const phasesOf = (catalog: Catalog): Phase[] => {
+  const ringOf = (ring: string) => RINGS.find((r) => r.ring === ring) ?? RINGS[0];
+  const mix = (ring: string, seed: number, routes?: RouteName[]) =>
+    buildMix(catalog, {
+      ring,
+      count: 10_000,
+      seed,
+      maxBatch: ringOf(ring)?.maxBatch ?? 10,
+      ...(routes ? { routes } : {}),
+    });
+  const batch100 = (ring: string, idempotencyKey?: string): BenchRequest => ({
+    method: "POST",
+    path: "/api/v1/intelligence/batch",
+    body: BATCH_100,
+    ring,
+    answer: `POST batch100`,
+    ...(idempotencyKey ? { idempotencyKey } : {}),
+  });
+  return [
+    { name: "GET mix, hard-capped plan", requests: mix("capped", 1, GETS), connections, goal: ">= 0.5" },
+    { name: "GET mix, unmetered plan", requests: mix("unmetered", 2, GETS), connections, goal: ">= 0.7" },
+    {
+      name: "all plans, GETs + batches",
+      requests: blend(
+        [
+          { list: mix("capped", 3), share: 25 },
+          { list: mix("unmetered", 4), share: 25 },
+          { list: mix("enterprise", 5), share: 15 },
+          { list: mix("pro", 6), share: 15 },
+          { list: mix("starter", 7), share: 10 },
+          { list: mix("free", 8), share: 7 },
+          { list: mix("exhausted", 9), share: 3 },
+        ],
+        20_000,
+        10,
+      ),
+      connections,
+    },
+    { name: "intelligence batch, 100 items", requests: [batch100("capped")], connections, goal: ">= 0.3" },
+    {
+      name: "  same, idempotent replays",
+      requests: [batch100("capped", "bench-replay")],
+      connections,
+      goal: ">= 0.6",
+    },
+    {
+      name: "GET /games/game/:id, 1 connection",
+      requests: mix("capped", 11, ["gameById"]),
+      connections: 1,
+      goal: "p50 <= 2 ms",
+    },
+  ].filter((phase) => !only || only.test(phase.name));
+};
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+
+const waitForReady = async (url: string, child: ChildProcess) => {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("server not ready after 60 s");
+};
+
+/** The real server, as deployed: src/main.ts with production settings, its log into /dev/null. */
+const startServer = async (databaseUrl: string, redisPrefix: string) => {
+  const port = await freePort();
+  const stderr: Buffer[] = [];
+  const profile = env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...process.execArgv, ...profile, "src/main.ts"], {
+    cwd: serverRoot,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: redisPrefix,
+      CURSOR_SECRET: randomBytes(32).toString("hex"),
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      // The scheduled rollup would run during the measurement on some clocks.
+      ROLLUP_SCHEDULE: "off",
+    },
+    stdio: ["ignore", openSync("/dev/null", "w"), "pipe"],
+  });
+  child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForReady(url, child);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw new Error(`${String(error)}\n${Buffer.concat(stderr).toString()}`);
+  }
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  return { child, url, stop };
+};
+
+const main = async () => {
+  if (!adminUrl) throw new Error("Set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL admin URL)");
+  if (!redisUrl)
+    throw new Error("Set BENCH_REDIS_URL or TEST_REDIS_URL (the server counts its windows in Redis)");
+  const name = `gmi_traffic_${randomBytes(4).toString("hex")}`;
+  const redisPrefix = `gmi:bench:${name}:`;
+  const work = mkdtempSync(path.join(tmpdir(), "gmi-traffic-"));
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  const redis = new Redis(redisUrl);
+  const stats = new pg.Client({ connectionString: adminUrl });
+  await stats.connect();
+  let server: Awaited<ReturnType<typeof startServer>> | null = null;
+  let twin: ChildProcess | null = null;
+  try {
+    const started = performance.now();
+    await migrate(databaseUrl);
+    const db = await openDatabase({ databaseUrl, dataDir: "" });
+    const keys = new Map<string, string[]>();
+    let catalog: Catalog;
+    try {
+      await ensurePlans(db.pool);
+      await seedDemo(db, DEFAULT_SCORING, { scale: "small", seed: 1, endDate: "2026-11-20", rollupDays: 1 });
+      await db.pool.query("ANALYZE");
+      for (const plan of CUSTOM_PLANS) {
+        await db.pool.query(
+          `INSERT INTO plans (slug, name, rate_limit_per_minute, rate_limit_per_day, monthly_quota, max_batch_size,
+             max_page_size, overage) VALUES ($1, $2, $3, $4, $5, 250, 200, $6)`,
+          [
+            plan.slug,
+            plan.name,
+            LARGE.rate_limit_per_minute,
+            LARGE.rate_limit_per_day,
+            plan.monthly_quota,
+            plan.overage,
+          ],
+        );
+      }
+      const month = billingMonth(Date.now());
+      for (const ring of RINGS) {
+        const list: string[] = [];
+        for (let o = 0; o < ring.orgs; o++) {
+          const org = await createOrganization(db.pool, {
+            name: `${ring.ring} ${o}`,
+            plan: ring.plan as PlanSlug,
+          });
+          if (ring.ring === "exhausted") {
+            await db.pool.query(
+              "INSERT INTO usage_months (organization_id, month, used) VALUES ($1, $2, $3)",
+              [org.id, month, PLANS.free.monthly_quota],
+            );
+          }
+          for (let k = 0; k < ring.keysPerOrg; k++) {
+            const issued = await issueApiKey(db.pool, {
+              organizationId: org.id,
+              clientId: null,
+              name: `${ring.ring} ${o}.${k}`,
+              scopes: [...SCOPES],
+              expiresAt: null,
+            });
+            list.push(issued.key);
+          }
+        }
+        keys.set(ring.ring, list);
+      }
+      const games = await db.pool.query<{ id: number; slug: string; title: string }>(
+        "SELECT id, marketplace_game_name AS slug, display_game_name AS title FROM games WHERE enabled ORDER BY id",
+      );
+      const consoles = await db.pool.query<{ id: number }>("SELECT id FROM consoles ORDER BY id");
+      // Popularity follows a shuffled order, not id order: hot games are spread over the catalog.
+      const shuffled = [...games.rows].sort(
+        (a, b) => ((a.id * 2_654_435_761) % 1_000) - ((b.id * 2_654_435_761) % 1_000),
+      );
+      catalog = {
+        gameIds: shuffled.map((g) => g.id),
+        slugs: games.rows.map((g) => g.slug),
+        titles: games.rows.map((g) => g.title),
+        consoleIds: consoles.rows.map((c) => c.id),
+      };
+    } finally {
+      await db.close();
+    }
+    const seededIn = (performance.now() - started) / 1000;
+
+    // Every statement of the server into PostgreSQL's log (prefix user@database), to see what a mix sends.
+    if (env.BENCH_LOG_STATEMENTS) await adminQuery(`ALTER DATABASE ${name} SET log_statement = 'all'`);
+    server = await startServer(databaseUrl, redisPrefix);
+    const phases = phasesOf(catalog);
+
+    // Every distinct answer, asked once from the server with a key of the unmetered ring (no
+    // Idempotency-Key: recording must not store the records the phases will create).
+    const recorder = keys.get("unmetered")?.[0] ?? "";
+    const answers: Answer[] = [];
+    const answerIndex = new Map<string, number>();
+    for (const phase of phases) {
+      for (const request of phase.requests) {
+        if (answerIndex.has(request.answer)) continue;
+        const response = await fetch(`${server.url}${request.path}`, {
+          method: request.method,
+          headers: {
+            authorization: `Bearer ${recorder}`,
+            ...(request.body ? { "content-type": "application/json" } : {}),
+          },
+          ...(request.body ? { body: request.body } : {}),
+        });
+        if (response.status >= 500)
+          throw new Error(`${request.path}: ${response.status} ${await response.text()}`);
+        answerIndex.set(request.answer, answers.length);
+        answers.push({ status: response.status, body: await response.json() });
+      }
+    }
+    const answersFile = path.join(work, "answers.json");
+    writeFileSync(answersFile, JSON.stringify(answers));
+    const started2 = await startTwin(entry, answersFile);
+    twin = started2.child;
+    const twinUrl = started2.url;
+
+    const cursor = new Map<string, number>();
+    const toLoad = (request: BenchRequest): LoadRequest => {
+      const ring = keys.get(request.ring) ?? [];
+      const n = cursor.get(request.ring) ?? 0;
+      cursor.set(request.ring, n + 1);
+      return {
+        method: request.method,
+        path: request.path,
+        headers: {
+          authorization: `Bearer ${ring[n % ring.length]}`,
+          [ANSWER_HEADER]: String(answerIndex.get(request.answer)),
+          ...(request.body ? { "content-type": "application/json" } : {}),
+          ...(request.idempotencyKey ? { "idempotency-key": request.idempotencyKey } : {}),
+        },
+        ...(request.body ? { body: request.body } : {}),
+      };
+    };
+
+    const transactions = async () =>
+      Number(
+        (
+          await stats.query<{ n: string }>(
+            "SELECT (xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname = $1",
+            [name],
+          )
+        ).rows[0]?.n ?? 0,
+      );
+    // Backends report their statistics at most once a second, when idle.
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 1_500));
+
+    console.log(
+      `\nbench:traffic: seeded in ${seededIn.toFixed(0)} s; ${answers.length} distinct answers; ` +
+        `${duration} s per phase and server, autocannon in its own process; server: src/main.ts, ` +
+        `NODE_ENV=production, Redis windows, PostgreSQL ${name}\n`,
+    );
+    const header = [
+      "phase".padEnd(36),
+      "req/s".padStart(7),
+      "p50".padStart(6),
+      "p99".padStart(6),
+      "cpu us".padStart(7),
+      "pg/req".padStart(7),
+      "| bare".padStart(8),
+      "p50".padStart(6),
+      "p99".padStart(6),
+      "cpu us".padStart(7),
+      "| ratio".padStart(8),
+      "goal".padStart(13),
+      "  statuses (app)",
+    ].join(" ");
+    console.log(`${header}\n${"-".repeat(header.length)}`);
+    for (const phase of phases) {
+      const file = path.join(work, `phase-${phases.indexOf(phase)}.json`);
+      writeFileSync(file, JSON.stringify(phase.requests.map(toLoad)));
+      const measure = async (target: string, pid: number) => {
+        const cpuBefore = processCpuMs(pid);
+        const result: LoadResult = await runLoad(entry, {
+          url: target,
+          file,
+          connections: phase.connections,
+          duration,
+        });
+        return { result, cpuUs: ((processCpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.total) };
+      };
+      const bare = await measure(twinUrl, twin.pid ?? 0);
+      await settle();
+      const xactBefore = await transactions();
+      const app = await measure(server.url, server.child.pid ?? 0);
+      await settle();
+      const pgPerRequest = ((await transactions()) - xactBefore) / Math.max(1, app.result.total);
+      const statuses = Object.entries(app.result.statuses)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([code, n]) => `${code}:${((100 * n) / Math.max(1, app.result.total)).toFixed(1)}%`)
+        .join(" ");
+      console.log(
+        [
+          phase.name.padEnd(36),
+          app.result.rps.toFixed(0).padStart(7),
+          app.result.p50.toFixed(1).padStart(6),
+          app.result.p99.toFixed(1).padStart(6),
+          app.cpuUs.toFixed(0).padStart(7),
+          pgPerRequest.toFixed(3).padStart(7),
+          `| ${bare.result.rps.toFixed(0)}`.padStart(8),
+          bare.result.p50.toFixed(1).padStart(6),
+          bare.result.p99.toFixed(1).padStart(6),
+          bare.cpuUs.toFixed(0).padStart(7),
+          `| ${(app.result.rps / bare.result.rps).toFixed(2)}`.padStart(8),
+          (phase.goal ?? "").padStart(13),
+          ` ${statuses}${app.result.errors ? ` errors:${app.result.errors}` : ""}`,
+        ].join(" "),
+      );
+    }
+    console.log(
+      "\nreq/s over the phase; p50/p99 in ms; cpu us: the server process's CPU time (user + system, " +
+        "/proc/<pid>/stat) per answered request; pg/req: PostgreSQL transactions (one per statement " +
+        "outside a transaction block: round trips) per request, from pg_stat_database; ratio: app " +
+        "req/s / bare twin req/s on the same requests.",
+    );
+  } finally {
+    twin?.kill();
+    await server?.stop();
+    await stats.end();
+    // Only the keys of this run.
+    const stream = redis.scanStream({ match: `${redisPrefix}*`, count: 1_000 });
+    for await (const batch of stream) if ((batch as string[]).length) await redis.del(...(batch as string[]));
+    redis.disconnect();
+    rmSync(work, { recursive: true, force: true });
+    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+};
+
+if (process.argv.includes("--load")) {
+  loadChild();
+} else if (process.argv.includes("--twin")) {
+  twinChild(process.argv[process.argv.indexOf("--twin") + 1] ?? "").catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

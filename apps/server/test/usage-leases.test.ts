@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { pgUsageStore } from "../src/data/usage.js";
+import { leaseExtra } from "../src/domain/limits/lease.js";
+import type { UsageStore } from "../src/domain/limits/usage.js";
+import { useTestDatabase } from "./helpers/setup.js";
+import { createTenant } from "./helpers/tenant.js";
+
+const db = useTestDatabase({ catalog: false });
+const MONTH = "2026-06";
+
+const stored = async (org: number) => {
+  const { rows } = await db().pool.query<{ used: string }>(
+    "SELECT used::text FROM usage_months WHERE organization_id = $1 AND month = $2",
+    [org, MONTH],
+  );
+  return Number(rows[0]?.used ?? 0);
+};
+
+/** A server's store that never flushes on its own: the test decides when (or whether) it does. */
+const replica = () => pgUsageStore(db().pool, { flushMs: 3_600_000 });
+
+/** Charges one unit at a time until refused; the number admitted. */
+const drain = async (store: UsageStore, org: number, quota: number, cost = 1) => {
+  let admitted = 0;
+  while ((await store.consume(org, MONTH, cost, quota)).admitted) admitted += cost;
+  return admitted;
+};
+
+describe("lease size", () => {
+  it("follows the last interval's spend, at most 1/32 of what is left, none near the cap", () => {
+    expect(leaseExtra(0, 10_000, 0, 1)).toBe(0);
+    expect(leaseExtra(50, 10_000, 0, 1)).toBe(50);
+    expect(leaseExtra(5_000, 10_000, 0, 1)).toBe(312);
+    expect(leaseExtra(50, 10_000, 9_970, 1)).toBe(0);
+  });
+});
+
+describe("quota leases (hard-capped plans)", () => {
+  it("one server: a busy organization is served from its lease, and refused exactly at the quota", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
+    const store = replica();
+    try {
+      // A first interval counted one by one, then a lease sized on it.
+      for (let i = 0; i < 40; i++) expect((await store.consume(org, MONTH, 1, 1_000)).admitted).toBe(true);
+      expect(await stored(org)).toBe(40);
+      await store.flush();
+      expect((await store.consume(org, MONTH, 1, 1_000)).admitted).toBe(true);
+      // Reserved ahead: the row counts the lease, /me counts what was served.
+      expect(await stored(org)).toBe(41 + 29);
+      expect(await store.used(org, MONTH)).toBe(41);
+      const refusedAt = (await drain(store, org, 1_000)) + 41;
+      expect(refusedAt).toBe(1_000);
+      const refused = await store.consume(org, MONTH, 1, 1_000);
+      expect(refused).toEqual({ admitted: false, used: 1_000 });
+      await store.flush();
+      expect(await stored(org)).toBe(1_000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a batch that does not fit is refused whole, and what is left still serves smaller requests", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
+    const store = replica();
+    try {
+      expect((await store.consume(org, MONTH, 95, 100)).admitted).toBe(true);
+      expect(await store.consume(org, MONTH, 10, 100)).toEqual({ admitted: false, used: 95 });
+      expect((await store.consume(org, MONTH, 5, 100)).admitted).toBe(true);
+      await store.flush();
+      expect(await stored(org)).toBe(100);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("two servers at once with warm leases never admit past the quota; given back, the rest is served", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
+    const quota = 2_000;
+    const a = replica();
+    const b = replica();
+    try {
+      // Warm both: each now reserves about 100 units at a time.
+      for (const store of [a, b]) {
+        await Promise.all(Array.from({ length: 100 }, () => store.consume(org, MONTH, 1, quota)));
+        await store.flush();
+      }
+      const burst = (store: UsageStore) =>
+        Promise.all(Array.from({ length: 1_000 }, () => store.consume(org, MONTH, 1, quota)));
+      const results = (await Promise.all([burst(a), burst(b)])).flat();
+      const admitted = 200 + results.filter((r) => r.admitted).length;
+      expect(admitted).toBeLessThanOrEqual(quota);
+      expect(await stored(org)).toBeLessThanOrEqual(quota);
+      // Leases given back: every unit not served is available again, to either server.
+      await a.flush();
+      await b.flush();
+      expect(await stored(org)).toBe(admitted);
+      const rest = (await drain(a, org, quota)) + (await drain(b, org, quota));
+      expect(admitted + rest).toBe(quota);
+      await a.flush();
+      await b.flush();
+      expect(await stored(org)).toBe(quota);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("a crash loses no served unit: the row counts at least what was served, at most one lease more", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "starter" });
+    const crashed = replica();
+    for (let i = 0; i < 60; i++) await crashed.consume(org, MONTH, 1, 250_000);
+    await crashed.flush();
+    let served = 60;
+    for (let i = 0; i < 10; i++) if ((await crashed.consume(org, MONTH, 1, 250_000)).admitted) served += 1;
+    // The process dies here: no flush, no close. Its lease stays reserved.
+    const row = await stored(org);
+    expect(row).toBeGreaterThanOrEqual(served);
+    expect(row - served).toBeLessThanOrEqual(60);
+    // A restarted server goes on from the row.
+    const restarted = replica();
+    try {
+      expect(await restarted.used(org, MONTH)).toBe(row);
+      expect((await restarted.consume(org, MONTH, 1, 250_000)).admitted).toBe(true);
+      await restarted.flush();
+      expect(await stored(org)).toBe(row + 1);
+    } finally {
+      await restarted.close();
+    }
+  });
+});
