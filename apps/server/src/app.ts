@@ -85,6 +85,10 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     // Our own one-line-per-request log (plugins/request-context.ts) replaces Fastify's two lines.
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
+    // Draining (SIGTERM): requests already arriving on open connections are answered, each with
+    // `Connection: close`, rather than refused with a 503 that a proxy retries only for some methods;
+    // new connections are refused, which a proxy retries on another replica (compose.yaml).
+    return503OnClosing: false,
     // A 200-character title (the contract's longest text parameter) percent-encoded: up to 12
     // characters each; anything longer is a 422 (plugins/errors.ts) before it is decoded.
     routerOptions: { maxParamLength: 2_400 },

@@ -54,7 +54,7 @@ const secret = (minLength: number) =>
     .string()
     .min(minLength, `must be at least ${minLength} characters`)
     .refine((value) => !UNEXPANDED_VARIABLE.test(value), {
-      message: "looks like an unexpanded variable (such as ${NAME} or $NAME): pass the value itself",
+      message: "looks like an unexpanded variable (such as $NAME or $\u007bNAME}): pass the value itself",
     });
 
 /** "*" or a comma list of origins (`https://app.example.com,http://localhost:5173`), no paths. */

@@ -139,10 +139,10 @@ const main = async () => {
 
   say();
   say(`GMI API listening on ${baseUrl}`);
+  say(`  Seller dashboard: ${baseUrl}/app/`);
   say(`  API reference: ${baseUrl}/docs   (OpenAPI document: ${baseUrl}/api/v1/openapi.json)`);
   if (db.embedded)
     say(`  Database: embedded, under ${config.dataDir}; \`${cli} ...\` commands share it while this runs.`);
-  say(`  Seller dashboard: ${baseUrl}/app/`);
   if (!redis) say("Rate limits are counted in this process (set REDIS_URL to share them between servers).");
   if (demoKeys) {
     say("Demo API keys (shown once; all scopes):");

@@ -78,6 +78,18 @@ export const failoverLimiterStore = (
       }
       return fallback.consume(windows, cost, at);
     },
+    async peek(windows, at) {
+      if (useShared()) {
+        try {
+          const counts = await withTimeout(shared.peek(windows, at), timeoutMs);
+          succeeded();
+          return counts;
+        } catch (error) {
+          failed(error);
+        }
+      }
+      return fallback.peek(windows, at);
+    },
     async refund(windows, cost) {
       // Given back where it was most likely taken; a refund lost to an outage errs toward the client.
       const store = downSince === null ? shared : fallback;

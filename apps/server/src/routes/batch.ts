@@ -39,7 +39,13 @@ const answerBatch = async <S extends ZodTypeAny, Data>(
   // From here the units are spent: a retry after a crash or a 5xx must not pay them again.
   await input.request.idempotency?.markPaid();
   const elements = parseElements(requests, element.schema, element.idOf);
-  const snapshot = await cachedSnapshot(reads.cache, deps.sql, deps.clock, input.query.period, input.query.date);
+  const snapshot = await cachedSnapshot(
+    reads.cache,
+    deps.sql,
+    deps.clock,
+    input.query.period,
+    input.query.date,
+  );
   const ids = idsOf(elements);
   const profiles =
     ids.length > 0
