@@ -1,5 +1,5 @@
 import { installGmiMocks } from "@gmi/sdk/msw";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -10,6 +10,8 @@ import { App } from "../src/App.js";
  * promises frontends, so these tests break if the mocks and the UI drift apart.
  */
 const BASE_URL = "https://api.gmi.test";
+// Two cores shared with the rest of `pnpm test`: a page's calls may take longer than 1 s to settle.
+configure({ asyncUtilTimeout: 8_000 });
 const gmi = installGmiMocks(setupServer, { baseUrl: BASE_URL, plan: "starter" });
 const credentials = { apiKey: "gmi_live_test", baseUrl: BASE_URL };
 beforeAll(() => gmi.server.listen({ onUnhandledFrame: "error" }));
