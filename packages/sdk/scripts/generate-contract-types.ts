@@ -1,8 +1,8 @@
 // Writes src/contract-types.ts: every type the client exposes, resolved from the contract's zod
 // schemas into plain TypeScript, so the published declarations need neither zod nor the contract
 // to type-check (a frontend on zod 4, or on no zod at all, gets the same types).
-// `pnpm --filter @gmi/sdk generate:types` after a contract change; test/contract-types.test.ts fails
-// while the file is stale, and test/types.test.ts proves it equal to the contract's own inference.
+// `pnpm --filter @gmi/sdk generate:types` after a contract change: test/contract-types.test.ts
+// proves the file equal to the contract's own inference, so the typecheck fails while it is stale.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";

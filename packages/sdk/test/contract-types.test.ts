@@ -1,15 +1,16 @@
 import { readFileSync } from "node:fs";
 import type * as C from "@gmi/contract";
+import { listRoutes } from "@gmi/contract";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import { generate } from "../scripts/generate-contract-types.js";
 import type * as G from "../src/contract-types.js";
 import type { RouteName } from "../src/types.js";
 
 /**
  * src/contract-types.ts is the contract resolved to plain TypeScript (no zod in the published
  * declarations). These checks keep it honest: each type equals the contract's own zod inference
- * (checked by `tsc --noEmit`), and the file is what the generator writes today.
+ * (checked by `tsc --noEmit`, so a contract change without `generate:types` fails the typecheck).
+ * The file is not compared as text: the checker prints properties in an order that can vary.
  */
 type Group = keyof C.Contract;
 type At<N extends RouteName> = N extends `${infer Gr extends Group}.${infer R}`
@@ -40,8 +41,13 @@ describe("the generated contract types", () => {
     expectTypeOf<G.Pagination>().toEqualTypeOf<C.Pagination>();
   });
 
-  it("are up to date with the contract (else: pnpm --filter @gmi/sdk generate:types)", () => {
-    const committed = readFileSync(new URL("../src/contract-types.ts", import.meta.url), "utf8");
-    expect(committed).toBe(generate());
-  }, 60_000);
+  it("list every route of the contract (the equalities above are checked by tsc)", () => {
+    const generated = readFileSync(new URL("../src/contract-types.ts", import.meta.url), "utf8");
+    const names = [...generated.matchAll(/^ {2}"([a-zA-Z.]+)": \{$/gm)].map((m) => m[1]);
+    expect(names.sort()).toEqual(
+      listRoutes()
+        .map((r) => r.name)
+        .sort(),
+    );
+  });
 });
