@@ -148,6 +148,9 @@ const main = async () => {
     say("Demo API keys (shown once; all scopes):");
     for (const { plan, key } of demoKeys) say(`  ${plan.padEnd(10)} ${key}`);
     say(`Try: curl -H "Authorization: Bearer ${demoKeys[0]?.key}" ${baseUrl}/api/v1/games/titles`);
+    say(
+      `History charts need earlier dates: \`${cli} rollup --days 30\` computes them (about a second each).`,
+    );
   } else {
     say(
       `Create an API key with: ${cli} keys create --org <id> --scopes games.read,intelligence.read,demand-intent.read`,

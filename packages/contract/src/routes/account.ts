@@ -15,7 +15,11 @@ export const AccountRecordSchema = z.object({
     status: z.enum(["active", "suspended"]),
   }),
   plan: z.object({
-    slug: PlanSlugSchema,
+    /**
+     * One of the four public plans, or the slug of a custom plan an organization was given (an
+     * enterprise agreement): clients must not assume the four only.
+     */
+    slug: z.union([PlanSlugSchema, z.string().min(1)]),
     name: z.string(),
     rate_limit_per_minute: z.number().int().positive(),
     rate_limit_per_day: z.number().int().positive(),
