@@ -31,7 +31,7 @@ node scripts/deploy/bundle-server.mjs
 step "the image contents into $out"
 rm -rf "$out"
 mkdir -p "$out/dist" "$out/prisma" "$out/node_modules"
-cp apps/server/dist/main.js apps/server/dist/main.js.map apps/server/dist/cli.js apps/server/dist/cli.js.map "$out/dist/"
+cp apps/server/dist/*.js apps/server/dist/*.js.map "$out/dist/"
 cp -R apps/server/prisma/schema.prisma apps/server/prisma/migrations "$out/prisma/"
 # dist/*.js are ES modules: the folder's package.json says so, and names nothing to install.
 node -e '

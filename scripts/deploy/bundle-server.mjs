@@ -51,6 +51,11 @@ const result = await esbuild.build({
   bundle: true,
   platform: "node",
   format: "esm",
+  // Shared code in chunks; a dynamic import (Prisma's 4.7 MB query compiler) is loaded when first
+  // used, not parsed at start-up.
+  splitting: true,
+  // Next to the entries: keepSourceUrl's paths are relative to this folder.
+  chunkNames: "[name]-[hash]",
   target: "node22",
   external: [...RUNTIME_PACKAGES, ...NOT_SHIPPED],
   // Bundled CommonJS packages call require() for Node's built-ins; an ES module has none of its own.

@@ -18,7 +18,8 @@
  * database), BENCH_REDIS_URL or TEST_REDIS_URL (required; keys under a prefix of the run's own,
  * deleted at the end), BENCH_DURATION (seconds per phase and server, default 10),
  * BENCH_CONNECTIONS (default 50), BENCH_ONLY (regular expression over phase names),
- * BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there at exit).
+ * BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there at exit),
+ * BENCH_LOG_STATEMENTS=1 (PostgreSQL logs every statement the server sends: log_statement = all).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -310,6 +311,8 @@ const main = async () => {
     }
     const seededIn = (performance.now() - started) / 1000;
 
+    // Every statement of the server into PostgreSQL's log (prefix user@database), to see what a mix sends.
+    if (env.BENCH_LOG_STATEMENTS) await adminQuery(`ALTER DATABASE ${name} SET log_statement = 'all'`);
     server = await startServer(databaseUrl, redisPrefix);
     const phases = phasesOf(catalog);
 

@@ -6,6 +6,7 @@ import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import type { Config } from "./config.js";
 import { catalogReader } from "./data/catalog-reader.js";
+import { readDataVersion, trackVersion } from "./data/data-version.js";
 import { findKeyByHash } from "./data/keys.js";
 import type { Sql } from "./data/sql.js";
 import type { KeyLookup } from "./domain/auth/key-cache.js";
@@ -17,8 +18,9 @@ import { ApiError } from "./errors.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
 import { authPlugin } from "./plugins/auth.js";
 import { corsPlugin } from "./plugins/cors.js";
+import { dashboardPlugin } from "./plugins/dashboard.js";
 import { docsPlugin } from "./plugins/docs.js";
-import { errorsPlugin, toApiError } from "./plugins/errors.js";
+import { errorsPlugin, protocolErrorHandler, toApiError } from "./plugins/errors.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { healthPlugin } from "./plugins/health.js";
 import { idempotencyPlugin } from "./plugins/idempotency.js";
@@ -83,9 +85,18 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     // Our own one-line-per-request log (plugins/request-context.ts) replaces Fastify's two lines.
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
+    // Draining (SIGTERM): requests already arriving on open connections are answered, each with
+    // `Connection: close`, rather than refused with a 503 that a proxy retries only for some methods;
+    // new connections are refused, which a proxy retries on another replica (compose.yaml).
+    return503OnClosing: false,
     // A 200-character title (the contract's longest text parameter) percent-encoded: up to 12
     // characters each; anything longer is a 422 (plugins/errors.ts) before it is decoded.
     routerOptions: { maxParamLength: 2_400 },
+    // Node would answer a request without Host with a bare 400 of its own; we serve it (no route
+    // depends on the host), so every answer stays ours.
+    http: { requireHostHeader: false },
+    // Bytes Node's parser refuses (bad header, bare CR, CL with TE, oversized head): the envelope too.
+    clientErrorHandler: protocolErrorHandler(deps.logger as FastifyBaseLogger),
     // Errors raised before routing (a malformed URL) get the same envelope and request id.
     frameworkErrors: (error, request, reply) => {
       const mapped =
@@ -120,12 +131,23 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
   await app.register(openApiPlugin);
   await app.register(docsPlugin);
+  await app.register(dashboardPlugin, { dir: config.dashboardDir });
+  // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
+  const version = trackVersion(() => readDataVersion(deps.sql), clock, 1_000);
   await registerContractRoutes(app, {
     sql: deps.sql,
     catalog: catalogReader(deps.sql, { ttlMs: config.catalogCacheTtlMs, clock }),
-    answers: responseCache(clock, config.responseCacheTtlMs),
+    // Answers kept up to a minute while the data they are built from is unchanged (asked once a second).
+    answers: responseCache(clock, config.responseCacheTtlMs, {
+      revalidation: {
+        version,
+        maxAgeMs: 60_000,
+        settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
+      },
+    }),
     clock,
     usage: deps.usage,
+    dataVersion: config.responseCacheTtlMs > 0 ? version : null,
     config: {
       cursorSecret: config.cursorSecret,
       publicBaseUrl: config.publicBaseUrl,

@@ -57,9 +57,11 @@ describe("loadConfig", () => {
 
   it("refuses secrets that are variables nobody expanded, naming the variable", () => {
     const production = { NODE_ENV: "production", CURSOR_SECRET: "c".repeat(32) };
+    // `${` spelled in two parts: these are the literal texts a compose tool failed to expand.
+    const braced = (inner: string) => `$${"{"}${inner}}`;
     for (const literal of [
-      "${METRICS_TOKEN:-}",
-      "${METRICS_TOKEN}",
+      braced("METRICS_TOKEN:-"),
+      braced("METRICS_TOKEN"),
       "$METRICS_TOKEN",
       "Bearer-$TOKEN-0123456789",
     ]) {
@@ -70,7 +72,7 @@ describe("loadConfig", () => {
     expect(() =>
       loadConfig({
         NODE_ENV: "production",
-        CURSOR_SECRET: "${CURSOR_SECRET:?set CURSOR_SECRET to 32 characters}",
+        CURSOR_SECRET: braced("CURSOR_SECRET:?set CURSOR_SECRET to 32 characters"),
       }),
     ).toThrow(/CURSOR_SECRET: .*unexpanded variable/);
     // A real token, `$` included when no name follows it, is accepted as it is.

@@ -54,7 +54,7 @@ const secret = (minLength: number) =>
     .string()
     .min(minLength, `must be at least ${minLength} characters`)
     .refine((value) => !UNEXPANDED_VARIABLE.test(value), {
-      message: "looks like an unexpanded variable (such as ${NAME} or $NAME): pass the value itself",
+      message: "looks like an unexpanded variable (such as $NAME or $\u007bNAME}): pass the value itself",
     });
 
 /** "*" or a comma list of origins (`https://app.example.com,http://localhost:5173`), no paths. */
@@ -79,6 +79,16 @@ const origins = z.string().transform((value, ctx): string[] | "*" => {
   }
   return list;
 });
+
+/** How messages name the operator's CLI where GMI_CLI_NAME is not set: the repository's way. */
+export const DEFAULT_CLI_NAME = "./scripts/pnpm gmi";
+
+/**
+ * GMI_CLI_NAME, the command the operator types to run `gmi` (the image sets `gmi`). Read on its own
+ * so that `gmi help` works even when the rest of the configuration is invalid.
+ */
+export const cliNameFrom = (env: Record<string, string | undefined> = process.env): string =>
+  env.GMI_CLI_NAME?.trim() || DEFAULT_CLI_NAME;
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -111,6 +121,9 @@ const EnvSchema = z.object({
   ROLLUP_SCHEDULE: schedule.default("off"),
   /** Browser origins allowed to call the API (plugins/cors.ts); unset: no CORS headers at all. */
   CORS_ORIGINS: origins.optional(),
+  GMI_CLI_NAME: z.string().trim().min(1).default(DEFAULT_CLI_NAME),
+  /** The built seller dashboard served at /app (relative: to the repository root). */
+  DASHBOARD_DIR: z.string().min(1).default("apps/web/dist"),
 });
 
 export type Config = {
@@ -123,6 +136,7 @@ export type Config = {
   redisKeyPrefix: string;
   publicBaseUrl: string | undefined;
   corsOrigins: string[] | "*";
+  dashboardDir: string;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   cursorSecret: string;
   metricsToken: string | undefined;
@@ -137,6 +151,8 @@ export type Config = {
     unmetMinSearches: number;
     rollupSchedule: string;
   };
+  /** How messages and the start banner name the CLI (GMI_CLI_NAME). */
+  cliName: string;
   /** Things worth a line in the start-up log (a derived development secret). */
   warnings: string[];
 };
@@ -179,6 +195,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     corsOrigins: e.CORS_ORIGINS ?? [],
+    dashboardDir: path.resolve(REPO_ROOT, e.DASHBOARD_DIR),
     logLevel: e.LOG_LEVEL,
     cursorSecret,
     metricsToken: e.METRICS_TOKEN,
@@ -193,6 +210,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
       unmetMinSearches: e.UNMET_MIN_SEARCHES,
       rollupSchedule: e.ROLLUP_SCHEDULE,
     },
+    cliName: e.GMI_CLI_NAME,
     warnings,
   };
 };

@@ -67,6 +67,19 @@ describe("intelligence batch", () => {
     }
   });
 
+  it("profiles kept between batches show a catalog change within about a second", async () => {
+    const { key } = await createTenant(db().pool);
+    const name = async () =>
+      (await post(key, { requests: [{ game_id: 105 }] })).json().data[0].data.game.name;
+    const before = await name();
+    await db().pool.query(
+      "UPDATE games SET display_game_name = display_game_name || ' (new)' WHERE id = 105",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await name()).toBe(`${before} (new)`);
+    await db().pool.query("UPDATE games SET display_game_name = $1 WHERE id = 105", [before]);
+  });
+
   it("a game with no demand in the period still resolves, with zero demand", async () => {
     const { key } = await createTenant(db().pool);
     const body = (await post(key, { requests: [{ game_id: 104 }] })).json();

@@ -10,6 +10,7 @@ import { hashApiKey } from "../src/domain/auth/api-key.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
+import { runGmi } from "./helpers/processes.js";
 import { testDatabaseUrl } from "./helpers/setup.js";
 
 let test: TestDatabase;
@@ -128,6 +129,30 @@ describe("gmi (in process)", () => {
     expect(c.json()).toMatchObject({ status: "suspended" });
   });
 
+  it("orgs list shows every organization with its plan, status, clients and usable keys", async () => {
+    const org = (await gmi("orgs", "create", "--name", "Listed", "--plan", "starter", "--json")).json();
+    await gmi("clients", "create", "--org", String(org.id), "--name", "web");
+    const key = (
+      await gmi("keys", "create", "--org", String(org.id), "--scopes", "games.read", "--json")
+    ).json();
+    await gmi("keys", "create", "--org", String(org.id), "--scopes", "games.read");
+    await gmi("keys", "revoke", "--id", String(key.id));
+    const listed = (await gmi("orgs", "list", "--json")).json().organizations;
+    expect(listed.find((o: { id: number }) => o.id === org.id)).toEqual({
+      id: org.id,
+      name: "Listed",
+      plan: "starter",
+      status: "active",
+      created_at: expect.any(String),
+      clients: 1,
+      active_keys: 1,
+    });
+    const ids = listed.map((o: { id: number }) => o.id);
+    expect(ids).toEqual([...ids].sort((a: number, b: number) => a - b));
+    const human = await gmi("orgs", "list");
+    expect(human.stdout).toMatch(new RegExp(`\\n\\s+${org.id}\\s+Listed\\s+starter\\s+active\\s+1\\s+1\\s`));
+  });
+
   it("plans list prints the contract's plans", async () => {
     const plans = (await gmi("plans", "list", "--json")).json().plans;
     expect(plans.map((p: { slug: string }) => p.slug)).toEqual(
@@ -174,4 +199,54 @@ describe.skipIf(!testDatabaseUrl())("gmi (real subprocess through pnpm)", () => 
       status: "active",
     });
   }, 60_000);
+});
+
+describe.skipIf(!testDatabaseUrl())("gmi seed and rollup (real subprocesses)", () => {
+  let data: TestDatabase;
+  beforeAll(async () => {
+    data = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await data?.drop();
+  });
+  const run = async (...args: string[]) => {
+    const ran = await runGmi(args, { DATABASE_URL: data.url, GMI_CLI_NAME: "gmi" });
+    return { ...ran, json: () => JSON.parse(ran.stdout) };
+  };
+  const seed = ["seed", "--demo", "--scale", "3000", "--end-date", "2026-11-20", "--rollup-days", "1"];
+
+  it("rollup on a database without events says what to load", async () => {
+    const empty = await run("rollup");
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/no events; load some with `gmi import FILE` \(or `gmi seed --demo`\)/);
+  }, 120_000);
+
+  it("seed refuses a database with events unless --add, and then rolls its dates up again", async () => {
+    const first = await run(...seed, "--json");
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.json()).toMatchObject({ events: 3000, computed: ["2026-11-20"] });
+
+    const again = await run(...seed);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe("");
+    expect(again.stderr).toContain("already holds 3,000 events; seeding would add 3,000 demo events");
+    expect(again.stderr).toContain("--add");
+
+    const added = await run(...seed, "--add", "--json");
+    expect(added.code, added.stderr).toBe(0);
+    // The date was rolled up already; its events changed, so it is computed again, not skipped.
+    expect(added.json()).toMatchObject({ events: 3000, computed: ["2026-11-20"] });
+  }, 240_000);
+
+  it("rollup of dates already computed says so and names --force", async () => {
+    const skipped = await run("rollup", "--date", "2026-11-20");
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(skipped.stdout).toBe(
+      "nothing to roll up: 2026-11-20 already rolled up, skipped; to compute again (after late events): gmi rollup --date 2026-11-20 --force\n",
+    );
+    const json = await run("rollup", "--date", "2026-11-20", "--days", "2", "--json");
+    expect(json.json()).toEqual({ computed: ["2026-11-19"], skipped: ["2026-11-20"] });
+    const forced = await run("rollup", "--date", "2026-11-20", "--force", "--json");
+    expect(forced.json()).toEqual({ computed: ["2026-11-20"], skipped: [] });
+  }, 240_000);
 });

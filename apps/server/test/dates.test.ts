@@ -126,6 +126,7 @@ describe("rollup and the clock", () => {
       scoring: DEFAULT_SCORING,
       io,
       json: false,
+      cli: "gmi",
     });
     await expect(run).rejects.toBeInstanceOf(CliError);
     await expect(run).rejects.toThrow(

@@ -24,7 +24,8 @@ beforeAll(async () => {
   ignoreTerminationOnDrop(db().pool);
   await seedAnalytics(db());
   spy = spySql(db().pool);
-  t = await startTestApp(spy.sql, { clock });
+  // Answer caches off: every processed batch reads its profiles, which is what the spy counts.
+  t = await startTestApp(spy.sql, { clock, env: { RESPONSE_CACHE_TTL_MS: "0" } });
 });
 afterAll(() => t?.close());
 

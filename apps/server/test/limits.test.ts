@@ -94,18 +94,19 @@ describe("monthly quota", () => {
     for (let i = 0; i < 3; i++) expect((await titles(key)).statusCode).toBe(200);
   });
 
-  it("/me shows live usage; Enterprise is unmetered (quota null)", async () => {
+  it("/me shows live usage and costs nothing itself; Enterprise is unmetered (quota null)", async () => {
     const starter = await createTenant(db().pool, { plan: "starter" });
     await titles(starter.key);
+    await titles(starter.key, "/api/v1/me");
     const me = AccountRecordSchema.parse((await titles(starter.key, "/api/v1/me")).json().data);
     expect(me.usage.month).toEqual({
-      used: 2,
+      used: 1,
       quota: 250_000,
       resets_in: Math.ceil((Date.UTC(2026, 6, 1) - clock.now()) / 1000),
     });
     const enterprise = await createTenant(db().pool, { plan: "enterprise" });
     const meE = AccountRecordSchema.parse((await titles(enterprise.key, "/api/v1/me")).json().data);
-    expect(meE.usage.month).toMatchObject({ used: 1, quota: null });
+    expect(meE.usage.month).toMatchObject({ used: 0, quota: null });
     expect(meE.plan.monthly_quota).toBeNull();
   });
 
@@ -123,10 +124,79 @@ describe("monthly quota", () => {
     const second = await startTestApp(db().pool, { clock });
     try {
       const me = (await second.app.inject({ url: "/api/v1/me", headers: bearer(tenant.key) })).json();
-      expect(me.data.usage.month.used).toBe(5);
+      expect(me.data.usage.month.used).toBe(4);
     } finally {
       await second.close();
     }
+  });
+});
+
+describe("rate-limit headers and /me (issue 21 item 4)", () => {
+  it("/me costs no unit and answers past the minute window and past the quota, with the headers", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 2, perDay: 100, quota: 3 });
+    const { key } = await createTenant(db().pool, { plan });
+    expect((await titles(key)).statusCode).toBe(200);
+    expect((await titles(key)).statusCode).toBe(200);
+    expect((await titles(key)).statusCode).toBe(429);
+    const limited = await titles(key, "/api/v1/me");
+    expect(limited.statusCode).toBe(200);
+    expect(limited.headers["x-ratelimit-limit"]).toBe("2");
+    expect(limited.headers["x-ratelimit-remaining"]).toBe("0");
+    expect(limited.headers["x-ratelimit-reset"]).toBe("30");
+    clock.advance(60_000);
+    expect((await titles(key)).statusCode).toBe(200);
+    expect((await titles(key)).statusCode).toBe(402);
+    const blocked = await titles(key, "/api/v1/me");
+    expect(blocked.statusCode).toBe(200);
+    expect(blocked.json().data.usage.month).toMatchObject({ used: 3, quota: 3 });
+    expect(blocked.headers["x-ratelimit-remaining"]).toBe("1");
+    clock.advance(60_000);
+  });
+
+  it("a 403 of a valid key carries its organization's headers; a 401 carries none", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 10, perDay: 100, quota: null });
+    const { key } = await createTenant(db().pool, { plan, scopes: ["games.read"] });
+    expect((await titles(key)).statusCode).toBe(200);
+    const forbidden = await titles(key, "/api/v1/intelligence?period=7d");
+    expect(forbidden.statusCode).toBe(403);
+    expect(errorOf(forbidden).code).toBe("insufficient_scope");
+    expect(forbidden.headers["x-ratelimit-limit"]).toBe("10");
+    // Refused by auth: charged nothing.
+    expect(forbidden.headers["x-ratelimit-remaining"]).toBe("9");
+    expect(Number(forbidden.headers["x-ratelimit-reset"])).toBeGreaterThan(0);
+    const unknown = await titles("gmi_live_not-a-real-key");
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.headers["x-ratelimit-limit"]).toBeUndefined();
+  });
+
+  it("a 429 of the day window reports the day window in its message and headers", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 2, quota: null });
+    const { key } = await createTenant(db().pool, { plan });
+    await titles(key);
+    await titles(key);
+    const refused = await titles(key);
+    expect(refused.statusCode).toBe(429);
+    expect(errorOf(refused).message).toContain("per day");
+    expect(refused.headers["x-ratelimit-limit"]).toBe("2");
+    expect(refused.headers["x-ratelimit-remaining"]).toBe("0");
+    expect(refused.headers["x-ratelimit-reset"]).toBe(refused.headers["retry-after"]);
+    clock.advance(86_400_000);
+  });
+
+  it("a batch refused by the minute window says what it costs and what is left, as the headers do", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 8, perDay: 100, quota: null });
+    const { key } = await createTenant(db().pool, { plan });
+    const refused = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/intelligence/batch",
+      headers: { ...bearer(key), "content-type": "application/json" },
+      payload: JSON.stringify({ requests: Array.from({ length: 9 }, (_, i) => ({ game_id: i + 1 })) }),
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers["x-ratelimit-remaining"]).toBe("8");
+    expect(errorOf(refused).message).toBe(
+      "Rate limit of 8 requests per minute: this request costs 9 units and 8 are left",
+    );
   });
 });
 
@@ -154,7 +224,7 @@ describe("batch metering", () => {
 describe.skipIf(!testRedisUrl())("shared Redis limiter", () => {
   it("two app instances never admit more than the limit under concurrent load", async () => {
     const prefix = `gmi:test:${randomUUID()}:`;
-    const redisA = new Redis(testRedisUrl() ?? "");
+    const redisA = new Redis(testRedisUrl() ?? "", { enableAutoPipelining: true });
     const redisB = new Redis(testRedisUrl() ?? "");
     const a = await startTestApp(db().pool, { limiter: redisLimiterStore(redisA, prefix) });
     const b = await startTestApp(db().pool, { limiter: redisLimiterStore(redisB, prefix) });

@@ -31,6 +31,24 @@ describe("response cache (RESPONSE_CACHE_TTL_MS, 1 s by default)", () => {
     expect((await get("/api/v1/games/game/103", key)).json().data.display_game_name).toBe("Apple Quest II");
   });
 
+  it("keeps an answer past the TTL while the data is unchanged, and drops it within a TTL of any change", async () => {
+    const { key } = await createTenant(db().pool, { plan: "enterprise" });
+    const url = "/api/v1/games/game/104";
+    const name = async () => (await get(url, key)).json().data.display_game_name;
+    const original = await name();
+    // Built once the data has been stable for a while: kept beyond the TTL, up to a minute.
+    clock.advance(3_000);
+    expect(await name()).toBe(original);
+    await db().pool.query(
+      "UPDATE games SET display_game_name = display_game_name || ' (kept)' WHERE id = 104",
+    );
+    clock.advance(500);
+    expect(await name()).toBe(original);
+    // The fingerprint is read again after a TTL: the change is seen, also made by hand as here.
+    clock.advance(600);
+    expect(await name()).toBe(`${original} (kept)`);
+  });
+
   it("still authenticates and meters every request it answers", async () => {
     const { key } = await createTenant(db().pool, { plan: "starter" });
     const url = "/api/v1/games/titles?limit=2";

@@ -2,6 +2,7 @@ import type { AppRoute } from "@ts-rest/core";
 import { initContract, isAppRoute } from "@ts-rest/core";
 import { ErrorEnvelopeSchema } from "./common/errors.js";
 import { RequestHeadersSchema } from "./common/headers.js";
+import { errorStatusesOf } from "./route-errors.js";
 import { accountRoutes } from "./routes/account.js";
 import { consolesRoutes } from "./routes/consoles.js";
 import { demandIntentRoutes } from "./routes/demand-intent.js";
@@ -12,14 +13,18 @@ import { signalsRoutes } from "./routes/signals.js";
 
 const c = initContract();
 
-/** Statuses any route may answer with the error envelope (declared once, attached to every route). */
-export const ERROR_STATUSES = [401, 402, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503] as const;
+/**
+ * Statuses a route may answer with the error envelope. Statically every route carries all of them
+ * (one error type for clients); at run time each route keeps only those it can really give
+ * (`errorStatusesOf`), which is what the OpenAPI document lists.
+ */
+export const ERROR_STATUSES = [401, 402, 403, 404, 409, 413, 415, 422, 429, 500, 503] as const;
 
 const errorResponses = Object.fromEntries(ERROR_STATUSES.map((status) => [status, ErrorEnvelopeSchema])) as {
   [S in (typeof ERROR_STATUSES)[number]]: typeof ErrorEnvelopeSchema;
 };
 
-export const contract = c.router(
+const everyRoute = c.router(
   {
     intelligence: intelligenceRoutes,
     demandIntent: demandIntentRoutes,
@@ -34,6 +39,29 @@ export const contract = c.router(
     strictStatusCodes: true,
   },
 );
+
+/** A copy of a router whose routes keep only the error responses they can give. */
+const withOwnErrorResponses = <T>(node: T): T => {
+  if (isAppRoute(node as AppRoute)) {
+    const route = node as ContractRoute;
+    const own = new Set<number>(errorStatusesOf(route));
+    const responses = Object.fromEntries(
+      Object.entries(route.responses).filter(
+        ([status]) =>
+          !(ERROR_STATUSES as readonly number[]).includes(Number(status)) || own.has(Number(status)),
+      ),
+    );
+    return { ...route, responses } as T;
+  }
+  return Object.fromEntries(
+    Object.entries(node as Record<string, unknown>).map(([key, child]) => [
+      key,
+      withOwnErrorResponses(child),
+    ]),
+  ) as T;
+};
+
+export const contract = withOwnErrorResponses(everyRoute);
 export type Contract = typeof contract;
 
 export type ContractRoute = AppRoute & { metadata: RouteMetadata };

@@ -8,6 +8,7 @@ export * from "./common/rows.js";
 export * from "./contract.js";
 export * from "./examples.js";
 export * from "./plans.js";
+export * from "./route-errors.js";
 export * from "./routes/account.js";
 export * from "./routes/consoles.js";
 export * from "./routes/demand-intent.js";

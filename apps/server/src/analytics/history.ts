@@ -28,7 +28,10 @@ export const gameHistory = async (
   // The default range ends at the latest computed date that is not in the future.
   const latest = await findSnapshot(sql, query.period, undefined, today);
   if (!latest)
-    throw new ApiError("service_unavailable", "analytics have not been computed yet: run `pnpm gmi rollup`");
+    throw new ApiError(
+      "service_unavailable",
+      "analytics have not been computed yet (the operator runs `gmi rollup`)",
+    );
   const range = resolveHistoryRange(query, latest.date);
   if (isRangeProblem(range)) throw validationFailed("query", range.field, range.message);
 

@@ -30,7 +30,10 @@ export const resolveSnapshot = async (
   if (snapshot) return snapshot;
   const runs = await snapshotRuns(sql, period, today);
   if (runs.length === 0)
-    throw new ApiError("service_unavailable", "analytics have not been computed yet: run `pnpm gmi rollup`");
+    throw new ApiError(
+      "service_unavailable",
+      "analytics have not been computed yet (the operator runs `gmi rollup`)",
+    );
   const why =
     date !== undefined && date > today ? `is in the future (today is ${today} UTC)` : "has no computed data";
   const message = `${why} for period ${period}; dates available: ${describeRuns(runs)}`;

@@ -1,28 +1,50 @@
+export type ProgressStream = { isTTY?: boolean; write(text: string): unknown };
+
+export type ProgressOptions = {
+  stream?: ProgressStream;
+  /** Off a terminal: how often a progress line is written (none for work shorter than this). */
+  everyMs?: number;
+  now?: () => number;
+};
+
+const n = (value: number) => value.toLocaleString("en");
+
 /**
- * A one-line progress bar on stderr when it is a terminal; silent otherwise (CI logs and pipes get
- * the summary line only). Redrawn at most every 100 ms.
+ * Progress on stderr (stdout stays for results and --json). On a terminal, a one-line bar redrawn
+ * at most every 100 ms; elsewhere (CI logs, pipes, `docker logs`) a plain line every 5 s, so a long
+ * import shows it is alive without flooding the log.
  */
-export const progressBar = (label: string, stream: NodeJS.WriteStream = process.stderr) => {
-  let last = 0;
-  const started = performance.now();
+export const progressBar = (label: string, options: ProgressOptions = {}) => {
+  const stream = options.stream ?? process.stderr;
+  const now = options.now ?? (() => performance.now());
+  const tty = Boolean(stream.isTTY);
+  const every = tty ? 100 : (options.everyMs ?? 5_000);
+  const started = now();
+  let last = started;
+  let drawn = false;
   return {
     update(done: number, total: number | null, unit: string) {
-      if (!stream.isTTY) return;
-      const now = performance.now();
-      if (now - last < 100) return;
-      last = now;
-      const rate = Math.round(done / Math.max(0.001, (now - started) / 1000));
+      const at = now();
+      if (at - last < every) return;
+      last = at;
+      const rate = Math.round(done / Math.max(0.001, (at - started) / 1000));
+      const known = total !== null && total > 0;
+      const percent = known ? Math.floor((100 * Math.min(done, total)) / total) : 0;
+      if (!tty) {
+        const of = known ? ` of ${n(total)}` : "";
+        const share = known ? ` (${percent}%)` : "";
+        stream.write(`${label}: ${n(done)}${of} ${unit}${share}, ${n(rate)}/s\n`);
+        return;
+      }
       const width = 30;
-      const bar =
-        total && total > 0
-          ? `[${"#".repeat(Math.round((width * Math.min(done, total)) / total)).padEnd(width, ".")}] ${Math.floor((100 * Math.min(done, total)) / total)}%`
-          : "";
-      stream.write(
-        `\r${label} ${bar} ${done.toLocaleString("en")} ${unit} (${rate.toLocaleString("en")}/s)\x1b[K`,
-      );
+      const bar = known
+        ? `[${"#".repeat(Math.round((width * Math.min(done, total)) / total)).padEnd(width, ".")}] ${percent}%`
+        : "";
+      stream.write(`\r${label} ${bar} ${n(done)} ${unit} (${n(rate)}/s)\x1b[K`);
+      drawn = true;
     },
     done() {
-      if (stream.isTTY) stream.write("\r\x1b[K");
+      if (drawn) stream.write("\r\x1b[K");
     },
   };
 };

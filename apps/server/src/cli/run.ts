@@ -1,17 +1,16 @@
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
-import { loadConfig } from "../config.js";
+import { cliNameFrom, loadConfig } from "../config.js";
 import type { Sql } from "../data/sql.js";
 import {
   clientsCreate,
   clientsSetStatus,
   orgsCreate,
+  orgsList,
   orgsSetStatus,
   plansList,
 } from "./commands/accounts.js";
-import { isAnalyticsCommand, runAnalyticsCommand } from "./commands/analytics.js";
 import { keysCreate, keysList, keysRevoke } from "./commands/keys.js";
-import { runMigrate } from "./commands/migrate.js";
 import { openCliDatabase } from "./database.js";
 import type { CliIo, CommandResult } from "./io.js";
 import { CliError, processIo } from "./io.js";
@@ -23,6 +22,7 @@ type Command = (sql: Sql, args: string[], now: number) => Promise<CommandResult>
 
 const COMMANDS: Record<string, Command> = {
   "orgs create": orgsCreate,
+  "orgs list": orgsList,
   "orgs set-status": orgsSetStatus,
   "clients create": clientsCreate,
   "clients set-status": clientsSetStatus,
@@ -32,10 +32,15 @@ const COMMANDS: Record<string, Command> = {
   "plans list": plansList,
 };
 
-export const USAGE = `Usage: pnpm gmi <command> [flags] [--json]
+/** Data commands: loaded only when asked for (the importer and the rollup weigh most of start-up). */
+const DATA_COMMANDS = new Set(["import", "rollup", "seed"]);
+
+/** `gmi help`; `cli` is how the operator runs gmi here (GMI_CLI_NAME). */
+export const usage = (cli: string) => `Usage: ${cli} <command> [flags] [--json]
 
   migrate                                       apply pending database migrations
   orgs create --name N --plan free|starter|pro|enterprise
+  orgs list                                     every organization, its plan, status, clients and keys
   orgs set-status --id ID --status active|suspended
   clients create --org ID --name N
   clients set-status --id ID --status active|suspended
@@ -47,31 +52,38 @@ export const USAGE = `Usage: pnpm gmi <command> [flags] [--json]
                                                 events already stored are skipped (docs/data-format.md)
   rollup [--date YYYY-MM-DD] [--days N] [--force]
                                                 compute the snapshots of N dates ending at --date
-  seed --demo [--scale small|large|N] [--seed S] [--end-date YYYY-MM-DD] [--rollup-days N]
+  seed --demo [--scale small|large|N] [--seed S] [--end-date YYYY-MM-DD] [--rollup-days N] [--add]
                                                 generate the demo marketplace and roll it up
+                                                (--add: into a database that already has events)
 
 With --json every command prints exactly one JSON object on stdout (errors: {"error":{...}}).
+Without DATABASE_URL, commands use the embedded database under DATA_DIR: the running server's
+when one is started, else they open it themselves.
 `;
-
-/** The configured database, ready for a command (cli/database.ts). */
-const defaultDatabase = (): Promise<CliDatabase> => openCliDatabase(loadConfig());
 
 /** Runs one command; returns the exit code. Never throws: every failure is reported on `io`. */
 export const runCli = async (argv: string[], deps: CliDeps = {}): Promise<number> => {
   const io = deps.io ?? processIo;
+  const cli = cliNameFrom();
   const json = argv.includes("--json");
   const [group = "", action = "", ...rest] = argv;
   if (group === "" || group === "help" || group === "--help" || group === "-h") {
-    io.stdout(USAGE);
+    io.stdout(usage(cli));
     return group === "" ? 1 : 0;
   }
-  if (group === "migrate") return runMigrate(argv.slice(1), io);
   try {
-    if (isAnalyticsCommand(group)) return await runAnalyticsCommand(group, argv.slice(1), io);
+    if (group === "migrate")
+      return await (await import("./commands/migrate.js")).runMigrate(argv.slice(1), io);
+    if (DATA_COMMANDS.has(group)) {
+      const { runAnalyticsCommand } = await import("./commands/analytics.js");
+      return await runAnalyticsCommand(group as "import" | "rollup" | "seed", argv.slice(1), io);
+    }
     const command = COMMANDS[`${group} ${action}`];
     if (!command)
-      throw new CliError("usage", `unknown command "${[group, action].join(" ").trim()}"; see pnpm gmi help`);
-    const db = await (deps.openDatabase ?? defaultDatabase)();
+      throw new CliError("usage", `unknown command "${[group, action].join(" ").trim()}"; see ${cli} help`);
+    const db = await (
+      deps.openDatabase ?? (() => openCliDatabase(loadConfig(), `${cli} ${argv.join(" ")}`, io))
+    )();
     try {
       const result = await command(db.pool, rest, (deps.clock ?? systemClock).now());
       io.stdout(json ? `${JSON.stringify(result.json)}\n` : `${result.text.join("\n")}\n`);

@@ -76,6 +76,21 @@ export const getOrganization = async (sql: Sql, id: number): Promise<Organizatio
 export const countOrganizations = async (sql: Sql): Promise<number> =>
   (await sql.query<{ n: number }>("SELECT count(*)::int AS n FROM organizations")).rows[0]?.n ?? 0;
 
+export type OrganizationSummary = Organization & { clients: number; active_keys: number };
+
+/** Every organization, oldest first, with its API clients and its usable (unrevoked, unexpired) keys. */
+export const listOrganizations = async (sql: Sql, now: Date): Promise<OrganizationSummary[]> =>
+  (
+    await sql.query<OrganizationSummary>(
+      `SELECT o.id, o.name, o.plan_slug AS plan, o.status, o.created_at,
+         (SELECT count(*)::int FROM api_clients c WHERE c.organization_id = o.id) AS clients,
+         (SELECT count(*)::int FROM api_keys k WHERE k.organization_id = o.id AND k.revoked_at IS NULL
+            AND (k.expires_at IS NULL OR k.expires_at > $1)) AS active_keys
+       FROM organizations o ORDER BY o.id`,
+      [now],
+    )
+  ).rows;
+
 export const setOrganizationStatus = async (
   sql: Sql,
   id: number,

@@ -26,6 +26,31 @@ export const bulkInsert = async (
     : insertBatches(client, table, rows, options.batchSize ?? DEFAULT_BATCH, options.onConflict);
 
 /**
+ * COPY of rows already in COPY text format (`copyLine`), handed over as they were gathered: a
+ * caller that encodes each row as it arrives keeps one string per row instead of its values.
+ */
+export const copyEncoded = async (
+  client: pg.PoolClient | pg.Client,
+  table: Table,
+  lines: readonly string[],
+): Promise<void> => {
+  const columns = table.columns.map((c) => `"${c.name}"`).join(", ");
+  const sink = client.query(copyFrom(`COPY "${table.name}" (${columns}) FROM STDIN`));
+  function* blocks() {
+    let block = "";
+    for (const line of lines) {
+      block += line;
+      if (block.length >= COPY_BLOCK) {
+        yield block;
+        block = "";
+      }
+    }
+    if (block) yield block;
+  }
+  await pipeline(Readable.from(blocks()), sink);
+};
+
+/**
  * A table whose rows are objects written field by field: `write` names each column with its type
  * and value, in column order, the same for every row.
  */
@@ -154,7 +179,8 @@ const textEncoder = (): CopyEncoder<Row> => {
   };
 };
 
-const copyLine = (row: Row): string => {
+/** One row in COPY text format, with its line end (benches write the same rows a raw COPY reads). */
+export const copyLine = (row: Row): string => {
   let line = copyText(row[0]);
   for (let i = 1; i < row.length; i++) line += `\t${copyText(row[i])}`;
   return `${line}\n`;

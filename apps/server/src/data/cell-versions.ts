@@ -61,3 +61,23 @@ export const slidableSnapshots = async (
   const month = rows.find((r) => r.period === "30d");
   return week && month ? { "7d": week.id, "30d": month.id } : null;
 };
+
+/**
+ * Of `dates`, those with a snapshot that no longer describes its cells: a rebuild after it (an
+ * import, or events written by hand) touched a day of its 30-day window. The next rollup computes
+ * them again, so an import shows in every figure without `--force`. Snapshots written before
+ * versions existed are taken as they are.
+ */
+export const staleSnapshotDates = async (sql: Sql, dates: readonly IsoDay[]): Promise<Set<IsoDay>> => {
+  if (dates.length === 0) return new Set();
+  const { rows } = await sql.query<{ date: IsoDay }>(
+    `SELECT DISTINCT to_char(s.date, 'YYYY-MM-DD') AS date FROM snapshots s
+     WHERE s.date = ANY($1::date[]) AND s.cells_version IS NOT NULL
+       AND EXISTS (
+         SELECT 1 FROM event_cell_rebuilds r
+         WHERE r.version > s.cells_version
+           AND (r.first_day IS NULL OR (r.first_day <= s.date AND r.last_day >= s.date - 29)))`,
+    [dates],
+  );
+  return new Set(rows.map((r) => r.date));
+};

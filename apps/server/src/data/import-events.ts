@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { RedirectRecord, SearchRecord, WatchRecord } from "../domain/import/parse-line.js";
-import { bulkInsert, type Row, type Table } from "./bulk-insert.js";
+import { bulkInsert, copyEncoded, type Row, type Table } from "./bulk-insert.js";
 
 export type EventRecord = RedirectRecord | WatchRecord | SearchRecord;
 /** A validated event with its dedupe key (domain/import/event-key.ts). */
@@ -71,53 +71,75 @@ export const EVENT_TABLES = { redirect: REDIRECTS, watch: WATCHES, search: SEARC
 const UNIQUE_VIOLATION = "23505";
 
 /**
- * Writes one batch of events of one type (keys distinct within the batch) inside the caller's
- * transaction, storing none twice. With `copy`, first COPY, under a savepoint: a batch of events
- * never seen before, the usual case, goes in at COPY's speed; when one of its keys is already
- * stored, the COPY fails on the unique index, is rolled back to the savepoint, and the batch goes
- * again as INSERTs that skip the stored keys. Without `copy` (the embedded database), those INSERTs.
- *
- * A watch whose key is stored and not yet removed takes the batch's removal: the same alert,
- * exported again after its user removed it.
+ * One batch of events of one type, as the importer gathered it: each row already in COPY text
+ * format (PostgreSQL), or as values (the embedded database, which has no COPY). Holding one string
+ * per row rather than its parsed record keeps an import's memory small.
  */
-export const writeEvents = async <R extends EventRecord>(
+export type EventBatch = { type: EventRecord["type"]; count: number; lines: string[]; rows: Row[] };
+
+/**
+ * Writes one batch inside the caller's transaction, storing no event twice (the unique
+ * `event_key`). On PostgreSQL, first a plain COPY under a savepoint: a batch of events never seen
+ * before, the usual case, goes in at COPY's speed. When a key is already stored (or repeated in the
+ * batch) the COPY fails on the unique index and is rolled back to the savepoint, and the batch is
+ * merged through a staging table instead (`merge`). The embedded database always merges.
+ */
+export const writeEvents = async (
   client: pg.PoolClient,
-  type: R["type"],
-  events: readonly KeyedEvent<R>[],
+  batch: EventBatch,
   options: { copy: boolean },
 ): Promise<WriteCounts> => {
-  if (events.length === 0) return { inserted: 0, updated: 0 };
-  const table = EVENT_TABLES[type] as unknown as EventTable<R>;
+  if (batch.count === 0) return { inserted: 0, updated: 0 };
+  const table = EVENT_TABLES[batch.type];
   if (options.copy) {
     await client.query("SAVEPOINT gmi_import_batch");
     try {
-      await bulkInsert(client, table, events.map(table.values), { copy: true });
+      await copyEncoded(client, table, batch.lines);
       await client.query("RELEASE SAVEPOINT gmi_import_batch");
-      return { inserted: events.length, updated: 0 };
+      return { inserted: batch.count, updated: 0 };
     } catch (error) {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
       await client.query("ROLLBACK TO SAVEPOINT gmi_import_batch");
       await client.query("RELEASE SAVEPOINT gmi_import_batch");
     }
   }
-  const updated =
-    type === "watch" ? await recordRemovals(client, events as readonly KeyedEvent<WatchRecord>[]) : 0;
-  const inserted = await bulkInsert(client, table, events.map(table.values), {
-    copy: false,
-    onConflict: "(event_key) DO NOTHING",
-  });
-  return { inserted, updated };
+  return merge(client, batch, options);
 };
 
-/** Stored alerts still active whose line in this batch says they were removed: the removal is recorded. */
-const recordRemovals = async (client: pg.PoolClient, events: readonly KeyedEvent<WatchRecord>[]) => {
-  const removed = events.filter((e) => e.record.removedAt !== null);
-  if (removed.length === 0) return 0;
-  const result = await client.query(
-    `UPDATE watch_events w SET removed_at = u.removed_at
-     FROM unnest($1::uuid[], $2::timestamptz[]) AS u(event_key, removed_at)
-     WHERE w.event_key = u.event_key AND w.removed_at IS NULL`,
-    [removed.map((e) => e.key), removed.map((e) => e.record.removedAt)],
+/**
+ * The batch into a temporary staging table, then into the events: keys already stored are skipped,
+ * a key repeated in the batch is stored once. A stored alert not yet removed takes the removal a
+ * line of the batch gives it (the same alert, exported again after its user removed it); of an
+ * alert repeated in the batch, the line with a removal is the one stored.
+ */
+const merge = async (client: pg.PoolClient, batch: EventBatch, options: { copy: boolean }) => {
+  const table = EVENT_TABLES[batch.type];
+  const stage = `gmi_import_stage_${batch.type}`;
+  const columns = table.columns.map((c) => `"${c.name}"`).join(", ");
+  await client.query(
+    `CREATE TEMP TABLE IF NOT EXISTS ${stage} ON COMMIT DROP AS SELECT ${columns} FROM "${table.name}" WITH NO DATA`,
   );
-  return result.rowCount ?? 0;
+  await client.query(`TRUNCATE ${stage}`);
+  const staged: Table = { name: stage, columns: table.columns };
+  if (options.copy) await copyEncoded(client, staged, batch.lines);
+  else await bulkInsert(client, staged, batch.rows, { copy: false });
+  let updated = 0;
+  let order = "";
+  if (batch.type === "watch") {
+    const result = await client.query(
+      `UPDATE watch_events w SET removed_at = s.removed_at
+       FROM (SELECT DISTINCT ON (event_key) event_key, removed_at FROM ${stage}
+             WHERE removed_at IS NOT NULL ORDER BY event_key, removed_at) s
+       WHERE w.event_key = s.event_key AND w.removed_at IS NULL`,
+    );
+    updated = result.rowCount ?? 0;
+    order = "DISTINCT ON (event_key)";
+  }
+  const inserted = await client.query(
+    `INSERT INTO "${table.name}" (${columns})
+     SELECT ${order} ${columns} FROM ${stage}
+     ${batch.type === "watch" ? "ORDER BY event_key, removed_at NULLS LAST" : ""}
+     ON CONFLICT (event_key) DO NOTHING`,
+  );
+  return { inserted: inserted.rowCount ?? 0, updated };
 };

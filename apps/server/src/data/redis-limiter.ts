@@ -44,6 +44,10 @@ export const redisLimiterStore = (redis: Redis, prefix = "gmi:rl:"): LimiterStor
       if (admitted === 1) return { admitted: true, counts };
       return { admitted: false, counts, blocked: (blocked ?? 1) - 1 };
     },
+    async peek(windows) {
+      const counts = await redis.mget(...windows.map((w) => prefix + w.key));
+      return counts.map((count) => Number(count ?? 0));
+    },
     async refund(windows, cost) {
       const pipeline = redis.pipeline();
       for (const w of windows) pipeline.decrby(prefix + w.key, cost);

@@ -4,9 +4,9 @@ import { PassThrough, type Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import type pg from "pg";
 import { type Clock, systemClock } from "../clock.js";
+import { copyLine } from "../data/bulk-insert.js";
 import { upsertConsoles, upsertGames } from "../data/catalog-import.js";
-import { rebuildStaleCells } from "../data/event-cells.js";
-import { type EventRecord, type KeyedEvent, writeEvents } from "../data/import-events.js";
+import { EVENT_TABLES, type EventBatch, type EventRecord, writeEvents } from "../data/import-events.js";
 import type { Database } from "../db/open.js";
 import { dayOf } from "../domain/analytics/windows.js";
 import { type Admission, refusal } from "../domain/import/admit.js";
@@ -18,7 +18,6 @@ import {
   type LineError,
   MAX_LINE_LENGTH,
   parseLine,
-  type WatchRecord,
 } from "../domain/import/parse-line.js";
 
 export type { LineError };
@@ -37,8 +36,6 @@ export type ImportReport = {
   rejected: number;
   errors: LineError[];
   durationMs: number;
-  /** Of `durationMs`: rebuilding the rollup's daily cells of the days the file touched. */
-  cellsMs: number;
 };
 export type ImportProgress = { lines: number; bytes: number; totalBytes: number | null };
 
@@ -77,6 +74,8 @@ export class ImportAborted extends Error {
 }
 
 type EventType = EventRecord["type"];
+type Row = readonly unknown[];
+const emptyBatch = (type: EventType): EventBatch => ({ type, count: 0, lines: [], rows: [] });
 
 /**
  * One file's load on one connection, inside its transaction: lines are validated as they come and
@@ -93,10 +92,10 @@ class Loader {
   removalsRecorded = 0;
   private consoles: ConsoleRecord[] = [];
   private games: GameRecord[] = [];
-  private events: Record<EventType, Map<string, KeyedEvent>> = {
-    redirect: new Map(),
-    watch: new Map(),
-    search: new Map(),
+  private events: Record<EventType, EventBatch> = {
+    redirect: emptyBatch("redirect"),
+    watch: emptyBatch("watch"),
+    search: emptyBatch("search"),
   };
   private writing: Promise<void> | null = null;
 
@@ -138,23 +137,17 @@ class Loader {
     await this.writing;
   }
 
+  /** The event, keyed, goes into its batch as a COPY line (or as values on the embedded database). */
   private addEvent(record: EventRecord): Promise<void> | undefined {
     const batch = this.events[record.type];
-    const key = eventKey(record);
-    const earlier = batch.get(key);
-    if (earlier === undefined) {
-      batch.set(key, { key, record });
-      return batch.size >= EVENT_BATCH ? this.flushEvents(record.type) : undefined;
-    }
-    this.duplicates += 1;
-    // The same alert twice in one batch: its removal, if either line has one, is the one kept.
-    if (
-      record.type === "watch" &&
-      (earlier.record as WatchRecord).removedAt === null &&
-      record.removedAt !== null
-    )
-      batch.set(key, { key, record });
-    return undefined;
+    const values = (EVENT_TABLES[record.type].values as (e: { key: string; record: EventRecord }) => Row)({
+      key: eventKey(record),
+      record,
+    });
+    if (this.copy) batch.lines.push(copyLine(values));
+    else batch.rows.push(values);
+    batch.count += 1;
+    return batch.count >= EVENT_BATCH ? this.flushEvents(record.type) : undefined;
   }
 
   private reject(error: LineError): undefined {
@@ -179,17 +172,16 @@ class Loader {
 
   private flushEvents(type: EventType): Promise<void> {
     const batch = this.events[type];
-    if (batch.size === 0) return Promise.resolve();
-    this.events[type] = new Map();
+    if (batch.count === 0) return Promise.resolve();
+    this.events[type] = emptyBatch(type);
     // Games of this file first: their lines may come later than the first events, and a rebuild
     // reads them; written in file order, the catalog is in place whatever the order of the lines.
     const catalog = this.flushCatalog();
     return catalog.then(() =>
       this.enqueue(async () => {
-        const events = [...batch.values()];
-        const written = await writeEvents(this.client, type, events, { copy: this.copy });
+        const written = await writeEvents(this.client, batch, { copy: this.copy });
         this.inserted += written.inserted;
-        this.duplicates += events.length - written.inserted;
+        this.duplicates += batch.count - written.inserted;
         this.removalsRecorded += written.updated;
       }),
     );
@@ -208,8 +200,8 @@ class Loader {
  * Loads NDJSON lines in one transaction (docs/data-format.md): valid lines are stored, each event
  * once however often it is loaded (its key: event-key.ts); bad lines are rejected with their number
  * and reason, and past `maxErrors` of them the file is rolled back whole, as on any other failure.
- * Events go in through COPY on PostgreSQL (batched INSERTs on the embedded database); the rollup's
- * daily cells of the days they fall on are rebuilt in the same transaction.
+ * Events go in through COPY on PostgreSQL (batched INSERTs on the embedded database); the days they
+ * fall on are left marked for the next rollup, which rebuilds their daily cells before reading.
  */
 export const importChunks = async (
   db: Database,
@@ -249,11 +241,8 @@ export const importChunks = async (
       }
     }
     await loader.finish();
-    // The rollup reads daily cells, not events: the days this file touched are rebuilt before it
-    // commits, so its events and their cells become visible together.
-    const cellsStarted = performance.now();
-    await rebuildStaleCells(client);
-    const cellsMs = performance.now() - cellsStarted;
+    // The days this file touched are now marked stale (the event tables' triggers); the next
+    // rollup rebuilds their daily cells before it reads them (docs/decisions.md, "Import").
     await client.query("COMMIT");
     onProgress(lineNumber);
     return {
@@ -265,7 +254,6 @@ export const importChunks = async (
       rejected: loader.rejected,
       errors: loader.errors,
       durationMs: performance.now() - started,
-      cellsMs,
     };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});

@@ -1,6 +1,7 @@
 import type { Period } from "@gmi/contract";
 import { PERIODS } from "@gmi/contract";
 import { loadEventAggregates } from "../data/analytics-aggregates.js";
+import { staleSnapshotDates } from "../data/cell-versions.js";
 import { refreshCells } from "../data/event-cells.js";
 import { loadQueryAggregateHalves } from "../data/search-aggregates.js";
 import { beginSnapshot, type SnapshotPart } from "../data/snapshot-writer.js";
@@ -146,8 +147,9 @@ export class FutureDateRefused extends Error {
 
 /**
  * Rolls up `days` dates ending at `end` (default: the latest day with events, not after today).
- * Incremental: a date whose three snapshots exist is skipped unless `force`. Returns the dates it
- * computed. Throws FutureDateRefused when `end` is after `today`.
+ * Incremental: a date whose three snapshots exist is skipped unless `force`, or unless events loaded
+ * since changed the cells of its window. Returns the dates it computed. Throws FutureDateRefused
+ * when `end` is after `today`.
  */
 export const rollupDates = async (
   db: Database,
@@ -159,6 +161,8 @@ export const rollupDates = async (
   const end = plan.end ?? (await latestEventDay(db.pool, plan.today));
   if (!end) return [];
   const wanted = Array.from({ length: plan.days }, (_, i) => addDays(end, i - plan.days + 1));
+  // Events written outside the importer are rebuilt into cells first, so their days count as changed.
+  if (!plan.force) await refreshCells(db.pool);
   const done = plan.force ? new Set<IsoDay>() : await completeDates(db, wanted);
   const todo = wanted.filter((d) => !done.has(d));
   for (const [index, date] of todo.entries()) {
@@ -171,7 +175,9 @@ export const rollupDates = async (
   return todo;
 };
 
+/** Dates whose three snapshots exist and still describe the events (an import since makes them stale). */
 const completeDates = async (db: Database, dates: IsoDay[]): Promise<Set<IsoDay>> => {
   const perPeriod = await Promise.all(PERIODS.map((p: Period) => computedDates(db.pool, p)));
-  return new Set(dates.filter((d) => perPeriod.every((set) => set.has(d))));
+  const stale = await staleSnapshotDates(db.pool, dates);
+  return new Set(dates.filter((d) => perPeriod.every((set) => set.has(d)) && !stale.has(d)));
 };

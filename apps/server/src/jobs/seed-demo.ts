@@ -13,7 +13,8 @@ export type SeedReport = ImportReport & { events: number; computed: IsoDay[] };
 
 /**
  * Generates the demo marketplace into the database through the importer (the same validation and
- * loading as a customer's NDJSON) and rolls up its last `rollupDays` dates.
+ * loading as a customer's NDJSON) and rolls up its last `rollupDays` dates, again where they were
+ * rolled up already (their events just changed).
  */
 export const seedDemo = async (
   db: Database,
@@ -33,7 +34,7 @@ export const seedDemo = async (
   const report = await importLines(db, lines(), onLine);
   const computed = await rollupDates(
     db,
-    { end: options.endDate, days: options.rollupDays, force: false, today: todayOf(systemClock) },
+    { end: options.endDate, days: options.rollupDays, force: true, today: todayOf(systemClock) },
     scoring,
   );
   const events = report.counts.redirect + report.counts.watch + report.counts.search;

@@ -1,3 +1,4 @@
+import type { PlanLimits } from "@gmi/contract";
 import type { FastifyRequest } from "fastify";
 import type { Clock } from "../clock.js";
 import { bearerToken, hashApiKey, isWellFormedKey } from "../domain/auth/api-key.js";
@@ -13,6 +14,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The authenticated key, its organization and plan; null on routes outside the contract. */
     auth: AuthContext | null;
+    /** A valid key refused with a 403 (inactive account, missing scope): whose plan it is. */
+    refusedAccount: { organizationId: number; plan: PlanLimits } | null;
     /** The contract route being served (from the scope table), null outside the contract. */
     contractRoute: RouteEntry | null;
   }
@@ -29,6 +32,7 @@ export type AuthPluginOptions = { lookup: KeyLookup; clock: Clock; routes: Map<s
 export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, { lookup, clock, routes }) => {
   app.decorateRequest("auth", null);
   app.decorateRequest("contractRoute", null);
+  app.decorateRequest("refusedAccount", null);
   app.addHook("onRoute", (route) => {
     const entry = contractEntryOf(routes, route);
     if (!entry) return;
@@ -37,7 +41,15 @@ export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, { 
       const token = bearerToken(request.headers.authorization);
       if (!token) throw new ApiError("unauthorized", "Send the API key as Authorization: Bearer <key>");
       const record = isWellFormedKey(token) ? await lookup(hashApiKey(token)) : null;
-      request.auth = authorize(record, entry.scope, clock.now());
+      try {
+        request.auth = authorize(record, entry.scope, clock.now());
+      } catch (error) {
+        // A 403 is about a known key: its organization's rate-limit headers are sent with it (limits.ts).
+        if (record && error instanceof ApiError && error.status === 403) {
+          request.refusedAccount = { organizationId: record.organization.id, plan: record.plan };
+        }
+        throw error;
+      }
     });
   });
 });

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { RouteEntry } from "../domain/auth/scope-table.js";
 import { batchCost } from "../domain/limits/batch-cost.js";
 import type { MeterDeps, RateLimitState } from "../domain/limits/meter.js";
-import { meter, rateLimitHeaders } from "../domain/limits/meter.js";
+import { meter, peekRateLimit, rateLimitHeaders } from "../domain/limits/meter.js";
 import { authOf } from "./auth.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook, contractEntryOf } from "./route-hooks.js";
@@ -20,6 +20,13 @@ declare module "fastify" {
     rateLimit: RateLimitState | null;
   }
 }
+
+/**
+ * Routes that cost nothing: /me, so that a customer stopped by a limit can still see their usage
+ * and when it resets (never a 429 or 402 there). They still need a valid key, and their headers
+ * report the minute window (onSend below).
+ */
+const FREE_ROUTES = new Set(["account.me"]);
 
 /**
  * Metering, attached to contract routes at registration. Ordinary routes are charged one unit at
@@ -43,9 +50,25 @@ export const limitsPlugin = globalPlugin<MeterDeps & { routes: Map<string, Route
       await request.meter(cost);
       if (request.rateLimit) reply.headers(rateLimitHeaders(request.rateLimit));
     };
+    // Every response about a known organization carries its window's headers: a 403 of a valid
+    // key, and any answer whose charge did not set them. 401s carry none (docs/decisions.md).
+    app.addHook("onSend", async (request, reply, payload) => {
+      if (reply.hasHeader("x-ratelimit-limit")) return payload;
+      const account = request.auth
+        ? { organizationId: request.auth.organization.id, plan: request.auth.plan }
+        : request.refusedAccount;
+      if (!account) return payload;
+      try {
+        reply.headers(rateLimitHeaders(await peekRateLimit(deps, account.organizationId, account.plan)));
+      } catch (error) {
+        request.log.warn({ err: error }, "rate-limit headers unavailable");
+      }
+      return payload;
+    });
     app.addHook("onRoute", (route) => {
       const entry = contractEntryOf(routes, route);
       if (!entry) return;
+      if (FREE_ROUTES.has(entry.name)) return;
       if (entry.batch) {
         appendHook(route, "preHandler", async (request: FastifyRequest, reply: FastifyReply) => {
           // An idempotent retry of a request whose units were charged and never answered.

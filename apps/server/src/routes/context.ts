@@ -4,6 +4,7 @@ import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import type { Listed } from "../data/catalog.js";
 import type { CatalogReader } from "../data/catalog-reader.js";
+import type { DataVersion } from "../data/data-version.js";
 import type { Sql } from "../data/sql.js";
 import type { UsageStore } from "../domain/limits/usage.js";
 import type { CursorBinding, CursorPosition } from "../domain/pagination/cursor.js";
@@ -22,6 +23,11 @@ export type RouteDeps = {
   answers: ResponseCache;
   clock: Clock;
   usage: UsageStore;
+  /**
+   * The fingerprint of the catalog and snapshots, read once a second: caches keep answers while it
+   * holds. Null when answer caches are off (RESPONSE_CACHE_TTL_MS=0).
+   */
+  dataVersion: DataVersion | null;
   config: Pick<Config, "cursorSecret" | "publicBaseUrl" | "analytics">;
 };
 

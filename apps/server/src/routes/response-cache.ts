@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { Clock } from "../clock.js";
+import type { DataVersion } from "../data/data-version.js";
 import { authOf } from "../plugins/auth.js";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -18,24 +19,56 @@ export type ResponseCache = <Body>(
 ) => Promise<Body>;
 
 /**
- * Whole answers to identical reads, serialized once and kept for `ttlMs`. Clients ask for the same
- * first pages over and over, and building and serializing a page costs more than all the rest we
- * do for a request (bench:http). The key is everything an answer depends on besides the data: the
- * URL (path and query), the origin its links point to, and the caller's page-size cap. Keys,
- * limits and metering are still checked per request, before the handler; only a 200 is kept (a
- * handler that fails throws). Data changes show within `ttlMs`, like the catalog and snapshot
- * caches underneath; a cursor that expires is honoured up to `ttlMs` longer. ttlMs 0: off.
+ * Keeping answers longer than ttlMs: `version` fingerprints the data answers are built from
+ * (data/data-version.ts); an answer is kept up to `maxAgeMs` while the fingerprint stays the same.
+ * `settleMs`: how long the caches under the answers (catalog, latest snapshot) may still give the
+ * data of before a change, so an answer built that soon after the fingerprint moved is kept for
+ * ttlMs only.
  */
-export const responseCache = (clock: Clock, ttlMs: number, maxEntries = 2_000): ResponseCache => {
-  const entries = new Map<string, { body: unknown; json: string; until: number }>();
+export type Revalidation = { version: DataVersion; maxAgeMs: number; settleMs: number };
+
+type Entry = { body: unknown; json: string; until: number; version: string | null; expires: number };
+
+/**
+ * Whole answers to identical reads, serialized once. Clients ask for the same pages and games over
+ * and over, and building and serializing an answer costs more than all the rest we do for a
+ * request (bench:http, bench:traffic). The key is everything an answer depends on besides the data:
+ * the URL (path and query), the origin its links point to, and the caller's page-size cap. Keys,
+ * limits and metering are still checked per request, before the handler; only a 200 is kept (a
+ * handler that fails throws). An answer is fresh for `ttlMs`, and with `revalidation` up to its
+ * maxAgeMs as long as the data has not changed: data changes show within about ttlMs either way,
+ * and the long tail of a skewed mix (thousands of distinct URLs, each asked now and then) is not
+ * rebuilt every second. A cursor that expires is honoured up to the answer's age longer. ttlMs 0: off.
+ */
+export const responseCache = (
+  clock: Clock,
+  ttlMs: number,
+  options: { maxEntries?: number; revalidation?: Revalidation } = {},
+): ResponseCache => {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const entries = new Map<string, Entry>();
+  const { revalidation } = options;
   return async <Body>(request: FastifyRequest, reply: Reply, build: () => Promise<Body>) => {
     if (ttlMs <= 0) return build();
     const key = `${authOf(request).plan.max_page_size} ${request.protocol}://${request.host}${request.url}`;
     const now = clock.now();
+    const version = revalidation ? await revalidation.version.current() : null;
     let entry = entries.get(key);
-    if (!entry || entry.until <= now) {
+    const fresh =
+      entry !== undefined &&
+      (entry.until > now ||
+        (entry.version !== null && entry.version === version?.value && entry.expires > now));
+    if (!entry || !fresh) {
       const body = await build();
-      entry = { body, json: JSON.stringify(body), until: now + ttlMs };
+      const settled =
+        version !== null && revalidation !== undefined && now >= version.since + revalidation.settleMs;
+      entry = {
+        body,
+        json: JSON.stringify(body),
+        until: now + ttlMs,
+        version: settled ? version.value : null,
+        expires: now + (revalidation?.maxAgeMs ?? ttlMs),
+      };
       entries.delete(key);
       if (entries.size >= maxEntries) {
         const oldest = entries.keys().next().value;

@@ -15,6 +15,7 @@ const dockerfile = read("apps/server/Dockerfile");
 const smoke = read("scripts/deploy/smoke.sh");
 const compose = read("compose.yaml");
 const toolchain = read("scripts/toolchain.sh");
+const imageCheck = read("scripts/deploy/image-check.sh");
 const instructions = dockerfile
   .replace(/\\\n\s*/g, " ")
   .split("\n")
@@ -73,6 +74,34 @@ describe("the Dockerfile and the CI smoke build the same thing", () => {
   it("deploys the bundle and the migrations the server reads at run time", () => {
     const pkg = JSON.parse(read("apps/server/package.json")) as { files?: string[] };
     expect(pkg.files).toEqual(expect.arrayContaining(["dist", "prisma"]));
+  });
+});
+
+describe("the image check (scripts/deploy/image-check.sh)", () => {
+  it("builds this Dockerfile as it is, keeping its HEALTHCHECK, and runs in CI", () => {
+    expect(imageCheck).toMatch(
+      /podman build --format docker [^\n]*\\\n[^\n]*\n\s+-f apps\/server\/Dockerfile -t "\$image" \./,
+    );
+    expect(read(".ci/run")).toContain("bash scripts/deploy/image-check.sh");
+  });
+
+  it("starts compose.yaml's services from compose.yaml itself", () => {
+    for (const query of [
+      "command redis",
+      "command migrate",
+      "replicas server",
+      "config nginx",
+      "published proxy",
+    ]) {
+      expect(imageCheck).toContain(`compose ${query}`);
+    }
+    expect(imageCheck).toContain('server_env="$(env_file server)"');
+  });
+
+  it("runs an image that names its own CLI and needs no writable folder", () => {
+    expect(runtime?.lines.some((l) => /^ENV .*GMI_CLI_NAME=gmi/.test(l))).toBe(true);
+    expect(runtime?.lines.some((l) => l.startsWith("RUN "))).toBe(false);
+    expect(compose).toMatch(/x-server: &server\n(?:\s{2}.*\n)*?\s{2}read_only: true/);
   });
 });
 

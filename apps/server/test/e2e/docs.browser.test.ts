@@ -132,6 +132,22 @@ describe.skipIf(!haveChromium)("the API reference at /docs, in Chromium", () => 
       .toBe(true);
   });
 
+  it("shows readable tags, parameter texts and the contract's examples, not placeholders", async () => {
+    const text = await visibleText(page);
+    expect(text).toContain("Search demand");
+    expect(text).not.toContain("demandIntent");
+    await page.getByText("Liquidity profile of one game", { exact: true }).first().click();
+    await expect
+      .poll(async () => (await visibleText(page)).includes("Length of the window ending on"), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    await expect
+      .poll(async () => (await visibleText(page)).includes('"Chrono Trigger"'), { timeout: 15_000 })
+      .toBe(true);
+    expect(await visibleText(page)).not.toMatch(/"rank": 0\b/);
+  });
+
   it("loads nothing from other hosts and breaks no rule of its content policy", async () => {
     expect(foreignRequests).toEqual([]);
     expect(consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);

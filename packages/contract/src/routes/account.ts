@@ -42,6 +42,7 @@ export const accountRoutes = c.router({
     query: NoQuerySchema,
     responses: { 200: dataEnvelope(AccountRecordSchema, {}) },
     summary: "The calling key's organization, plan, key and live usage",
-    metadata: meta({ scope: null }),
+    // Free, so that a customer stopped by a limit can still see their usage (docs/decisions.md).
+    metadata: meta({ scope: null, metered: false }),
   },
 });

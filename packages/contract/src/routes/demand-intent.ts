@@ -75,6 +75,6 @@ export const demandIntentRoutes = c.router({
       }),
     },
     summary: "Condition mix of the demand for one game",
-    metadata: meta({ scope: "demand-intent.read" }),
+    metadata: meta({ scope: "demand-intent.read", notFound: "game" }),
   },
 });

@@ -35,7 +35,7 @@ export const gamesRoutes = c.router({
     query: NoQuerySchema,
     responses: { 200: dataEnvelope(GameRecordSchema, {}) },
     summary: "One game by id (404 for an unknown or disabled id)",
-    metadata: games,
+    metadata: meta({ scope: "games.read", notFound: "game" }),
   },
   bySlug: {
     method: "GET",

@@ -83,7 +83,7 @@ export const intelligenceRoutes = c.router({
     responses: { 200: dataEnvelope(LiquidityProfileSchema, periodMeta) },
     summary: "Liquidity profile of one game",
     description: "Any enabled game resolves, zero demand included; 404 for an unknown or disabled id.",
-    metadata: meta({ scope: "intelligence.read" }),
+    metadata: meta({ scope: "intelligence.read", notFound: "game" }),
   },
   conditions: {
     method: "GET",
@@ -92,7 +92,7 @@ export const intelligenceRoutes = c.router({
     query: PeriodQuerySchema,
     responses: { 200: dataEnvelope(ConditionRecommendationSchema, periodMeta) },
     summary: "Listing condition recommendation for one game",
-    metadata: meta({ scope: "intelligence.read" }),
+    metadata: meta({ scope: "intelligence.read", notFound: "game" }),
   },
   history: {
     method: "GET",
@@ -103,7 +103,7 @@ export const intelligenceRoutes = c.router({
     summary: "Daily history of one game (beyond the interface)",
     description:
       "The game's liquidity score, demand index, redirects, distinct users, watch and search counts on each computed date from `from` to `to` (at most 90 days; default the 30 days ending on the latest computed date). Dates without a snapshot are absent.",
-    metadata: meta({ scope: "intelligence.read" }),
+    metadata: meta({ scope: "intelligence.read", notFound: "game" }),
   },
   batch: {
     method: "POST",

@@ -11,6 +11,10 @@ export type RouteMetadata = {
   scope: Scope | null;
   /** Batch routes: the schema of one element of `requests`, for per-item checks and the OpenAPI. */
   element?: z.ZodTypeAny;
+  /** Routes that look one thing up by a path id: what a 404 names as `details.resource`. */
+  notFound?: string;
+  /** `false`: the route costs no unit and no limit refuses it (no 402, no 429): `/me`. */
+  metered?: boolean;
 };
 export const meta = (metadata: RouteMetadata) => metadata;
 

@@ -3,6 +3,7 @@ import type { AccountStatus } from "../../data/accounts.js";
 import {
   createClient,
   createOrganization,
+  listOrganizations,
   listPlans,
   setClientStatus,
   setOrganizationStatus,
@@ -21,6 +22,23 @@ export const orgsCreate = async (sql: Sql, args: string[]): Promise<CommandResul
   const plan = oneOf("plan", flags.plan, PLAN_SLUGS);
   const org = await createOrganization(sql, { name: flags.name ?? "", plan });
   return { json: { ...org }, text: [`Created organization ${org.id} "${org.name}" on plan ${org.plan}`] };
+};
+
+export const orgsList = async (sql: Sql, args: string[], now: number): Promise<CommandResult> => {
+  parseFlags(args, {});
+  const organizations = await listOrganizations(sql, new Date(now));
+  if (organizations.length === 0) return { json: { organizations }, text: ["No organizations yet."] };
+  const width = Math.max(4, ...organizations.map((o) => o.name.length));
+  return {
+    json: { organizations },
+    text: [
+      `${"ID".padStart(5)}  ${"NAME".padEnd(width)}  ${"PLAN".padEnd(10)}  ${"STATUS".padEnd(9)}  CLIENTS  KEYS  CREATED`,
+      ...organizations.map(
+        (o) =>
+          `${String(o.id).padStart(5)}  ${o.name.padEnd(width)}  ${o.plan.padEnd(10)}  ${o.status.padEnd(9)}  ${String(o.clients).padStart(7)}  ${String(o.active_keys).padStart(4)}  ${o.created_at.toISOString().slice(0, 10)}`,
+      ),
+    ],
+  };
 };
 
 export const orgsSetStatus = async (sql: Sql, args: string[]): Promise<CommandResult> => {

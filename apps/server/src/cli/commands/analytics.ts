@@ -2,10 +2,12 @@ import { scoringOf } from "../../analytics/scoring.js";
 import { todayOf } from "../../analytics/snapshot.js";
 import { systemClock } from "../../clock.js";
 import { loadConfig } from "../../config.js";
+import { countEvents } from "../../data/contents.js";
+import { latestEventDay } from "../../data/snapshots.js";
 import type { Database } from "../../db/open.js";
 import type { ScoringConfig } from "../../domain/analytics/weights.js";
 import { addDays, dayOf, type IsoDay } from "../../domain/analytics/windows.js";
-import { DEMO_SCALES, type DemoScale } from "../../domain/demo/generate.js";
+import { DEMO_SCALES, type DemoScale, demoEventCount } from "../../domain/demo/generate.js";
 import type { ImportReport } from "../../jobs/import.js";
 import { FutureDateRefused, rollupDates } from "../../jobs/rollup.js";
 import { seedDemo } from "../../jobs/seed-demo.js";
@@ -14,18 +16,20 @@ import { CliError, type CliIo, parseFlags, positiveInt } from "../io.js";
 import { progressBar } from "../progress.js";
 import { importCommand } from "./import.js";
 
-type Context = { db: Database; scoring: ScoringConfig; io: CliIo; json: boolean };
+/** `cli`: how the operator runs gmi (GMI_CLI_NAME), for the commands messages name. */
+type Context = { db: Database; scoring: ScoringConfig; io: CliIo; json: boolean; cli: string };
 
-/** Runs a data command on the configured database. */
+/** Runs a data command on the configured database; `command` is what it runs, for messages. */
 export const withAnalyticsDatabase = async (
   io: CliIo,
   json: boolean,
+  command: string,
   work: (ctx: Context) => Promise<unknown>,
 ) => {
   const config = loadConfig();
-  const db = await openCliDatabase(config);
+  const db = await openCliDatabase(config, `${config.cliName} ${command}`, io);
   try {
-    return await work({ db, scoring: scoringOf(config.analytics), io, json });
+    return await work({ db, scoring: scoringOf(config.analytics), io, json, cli: config.cliName });
   } finally {
     await db.close();
   }
@@ -53,10 +57,17 @@ export const rollupCommand = async (args: string[], ctx: Context) => {
     force: { type: "boolean" },
   });
   const days = flags.days === undefined ? 1 : positiveInt("days", flags.days);
-  const end = isoDate("date", flags.date);
   const today = todayOf(systemClock);
-  if (end !== undefined && end > today)
-    throw new CliError("usage", `--date ${new FutureDateRefused(end, today).message}`);
+  const requested = isoDate("date", flags.date);
+  if (requested !== undefined && requested > today)
+    throw new CliError("usage", `--date ${new FutureDateRefused(requested, today).message}`);
+  const end = requested ?? (await latestEventDay(ctx.db.pool, today));
+  if (!end) {
+    throw new CliError(
+      "invalid_state",
+      `nothing to roll up: the database has no events; load some with \`${ctx.cli} import FILE\` (or \`${ctx.cli} seed --demo\`)`,
+    );
+  }
   const bar = progressBar("rollup");
   const computed = await rollupDates(
     ctx.db,
@@ -69,9 +80,19 @@ export const rollupCommand = async (args: string[], ctx: Context) => {
     },
   );
   bar.done();
-  if (!ctx.json && computed.length === 0)
-    ctx.io.stdout("nothing to roll up (dates already computed, or no events)\n");
-  return { computed };
+  const done = new Set(computed);
+  const skipped = Array.from({ length: days }, (_, i) => addDays(end, i - days + 1)).filter(
+    (d) => !done.has(d),
+  );
+  if (!ctx.json && skipped.length > 0) {
+    const which =
+      skipped.length === 1 ? skipped[0] : `${skipped.length} dates (${skipped[0]} .. ${skipped.at(-1)})`;
+    const again = `${ctx.cli} rollup${flags.date ? ` --date ${end}` : ""}${flags.days ? ` --days ${days}` : ""} --force`;
+    ctx.io.stdout(
+      `${computed.length === 0 ? "nothing to roll up: " : ""}${which} already rolled up, skipped; to compute again (after late events): ${again}\n`,
+    );
+  }
+  return { computed, skipped };
 };
 
 const parseScale = (value: string | undefined): DemoScale | number => {
@@ -88,15 +109,32 @@ export const seedCommand = async (args: string[], ctx: Context) => {
     seed: { type: "string" },
     "end-date": { type: "string" },
     "rollup-days": { type: "string" },
+    add: { type: "boolean" },
   });
   if (!flags.demo)
     throw new CliError("usage", "seed needs --demo (the synthetic marketplace is the only seed)");
+  const scale = parseScale(flags.scale);
+  const total = demoEventCount(scale);
+  const existing = await countEvents(ctx.db.pool);
+  const held = existing.redirect + existing.watch + existing.search;
+  if (held > 0 && !flags.add) {
+    throw new CliError(
+      "invalid_state",
+      `the database already holds ${held.toLocaleString("en")} events; seeding would add ${total.toLocaleString("en")} demo events (and demo games) to them. ` +
+        `To add them anyway, run again with --add (its dates are then rolled up again); for a clean demo, use an empty database (another DATA_DIR).`,
+    );
+  }
+  if (!ctx.json) {
+    ctx.io.stdout(
+      `seeding ${total.toLocaleString("en")} demo events${held > 0 ? ` on top of the ${held.toLocaleString("en")} already there (--add)` : ""}...\n`,
+    );
+  }
   const bar = progressBar("seeding");
   const seeded = await seedDemo(
     ctx.db,
     ctx.scoring,
     {
-      scale: parseScale(flags.scale),
+      scale,
       seed: flags.seed === undefined ? 1 : positiveInt("seed", flags.seed),
       endDate: isoDate("end-date", flags["end-date"]) ?? addDays(dayOf(new Date()), -1),
       rollupDays: flags["rollup-days"] === undefined ? 30 : positiveInt("rollup-days", flags["rollup-days"]),
@@ -126,7 +164,9 @@ export const runAnalyticsCommand = async (
   io: CliIo,
 ) => {
   const json = args.includes("--json");
-  const result = await withAnalyticsDatabase(io, json, (ctx) => ANALYTICS_COMMANDS[name](args, ctx));
+  const result = await withAnalyticsDatabase(io, json, [name, ...args].join(" "), (ctx) =>
+    ANALYTICS_COMMANDS[name](args, ctx),
+  );
   if (json) io.stdout(`${JSON.stringify(result)}\n`);
   return 0;
 };

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ParsedLine } from "./parse-line.js";
-import { MAX_LINE_LENGTH, parseLine } from "./parse-line.js";
+import { MAX_LINE_LENGTH, parseLineBySchemas, parseLine as parseLineFast } from "./parse-line.js";
 
+/** Every line of these tests goes through the fast path and the schemas alone: both must agree. */
+const parseLine = (text: string, line: number): ParsedLine => {
+  const parsed = parseLineFast(text, line);
+  expect(parsed).toEqual(parseLineBySchemas(text, line));
+  return parsed;
+};
 const parse = (value: unknown, line = 1): ParsedLine => parseLine(JSON.stringify(value), line);
 const record = (value: unknown) => {
   const parsed = parse(value);

@@ -3,11 +3,15 @@ import type { Clock } from "../../clock.js";
 import { ApiError } from "../../errors.js";
 import type { LimiterStore } from "./store.js";
 import type { UsageStore } from "./usage.js";
+import type { RateWindow } from "./windows.js";
 import { billingMonth, monthResetsAt, rateWindows, secondsUntil } from "./windows.js";
 
 export type MeterDeps = { limiter: LimiterStore; usage: UsageStore; clock: Clock };
 
-/** The X-RateLimit-* values: always about the per-minute window (spec, Limits rule 2). */
+/**
+ * The X-RateLimit-* values: about the per-minute window (spec, Limits rule 2), except on a 429 of
+ * the day window, which reports the window that refused (docs/decisions.md).
+ */
 export type RateLimitState = { limit: number; remaining: number; reset: number };
 
 export const rateLimitHeaders = (state: RateLimitState): Record<string, number> => ({
@@ -15,6 +19,32 @@ export const rateLimitHeaders = (state: RateLimitState): Record<string, number> 
   "x-ratelimit-remaining": state.remaining,
   "x-ratelimit-reset": state.reset,
 });
+
+const stateOf = (window: RateWindow, count: number, now: number): RateLimitState => ({
+  limit: window.limit,
+  remaining: Math.max(0, window.limit - count),
+  reset: secondsUntil(window.resetsAt, now),
+});
+
+/** Why a charge of `cost` was refused, in words that agree with the headers sent with it. */
+const refusalMessage = (window: RateWindow, cost: number, remaining: number): string =>
+  cost > 1 && remaining > 0
+    ? `Rate limit of ${window.limit} requests per ${window.name}: this request costs ${cost} units and ${remaining} are left`
+    : `Rate limit of ${window.limit} requests per ${window.name} exceeded`;
+
+/** The minute window's state, charging nothing: the headers of /me and of a 403. */
+export const peekRateLimit = async (
+  deps: Pick<MeterDeps, "limiter" | "clock">,
+  organizationId: number,
+  plan: PlanLimits,
+): Promise<RateLimitState> => {
+  const now = deps.clock.now();
+  const windows = rateWindows(organizationId, plan, now);
+  const [minute] = windows;
+  if (!minute) throw new Error("no minute window");
+  const [count = 0] = await deps.limiter.peek([minute], now);
+  return stateOf(minute, count, now);
+};
 
 /**
  * Charges `cost` units to an organization: the minute and day windows first (one atomic call),
@@ -33,18 +63,16 @@ export const meter = async (
   const [minute] = windows;
   if (!minute) throw new Error("no minute window");
   const result = await deps.limiter.consume(windows, cost, now);
-  const state: RateLimitState = {
-    limit: minute.limit,
-    remaining: Math.max(0, minute.limit - (result.counts[0] ?? 0)),
-    reset: secondsUntil(minute.resetsAt, now),
-  };
+  const state = stateOf(minute, result.counts[0] ?? 0, now);
   if (!result.admitted) {
+    // The headers of the window that refused: a day-window 429 says what is left of the day.
     const window = windows[result.blocked] ?? minute;
+    const blocked = stateOf(window, result.counts[result.blocked] ?? 0, now);
     throw new ApiError(
       "rate_limit_exceeded",
-      `Rate limit of ${window.limit} requests per ${window.name} exceeded`,
+      refusalMessage(window, cost, blocked.remaining),
       { window: window.name, limit: window.limit },
-      { ...rateLimitHeaders(state), "retry-after": secondsUntil(window.resetsAt, now) },
+      { ...rateLimitHeaders(blocked), "retry-after": secondsUntil(window.resetsAt, now) },
     );
   }
   // Overage plans (Pro) are billed past the quota, so they are never refused here.

@@ -15,6 +15,8 @@ export type ConsumeResult =
  */
 export interface LimiterStore {
   consume(windows: WindowCheck[], cost: number, now: number): Promise<ConsumeResult>;
+  /** Each window's current count, charging nothing (the headers of a free or refused request). */
+  peek(windows: WindowCheck[], now: number): Promise<number[]>;
   /** Gives back units of an admitted request that a later check (the monthly quota) refused. */
   refund(windows: WindowCheck[], cost: number): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +44,12 @@ export const memoryLimiterStore = (): LimiterStore => {
         counts[i] = count;
       });
       return { admitted: true, counts };
+    },
+    async peek(windows, now) {
+      return windows.map((w) => {
+        const entry = counters.get(w.key);
+        return entry && entry.resetsAt > now ? entry.count : 0;
+      });
     },
     async refund(windows, cost) {
       for (const w of windows) {

@@ -1,0 +1,69 @@
+import type { FastifyRequest } from "fastify";
+import { describe, expect, it } from "vitest";
+import { manualClock } from "../clock.js";
+import { trackVersion } from "../data/data-version.js";
+import { responseCache } from "./response-cache.js";
+
+const request = (url: string) =>
+  ({ url, protocol: "http", host: "h", auth: { plan: { max_page_size: 25 } } }) as unknown as FastifyRequest;
+const reply = { type: () => undefined, serializer: () => undefined };
+
+describe("responseCache with revalidation", () => {
+  const setup = () => {
+    const clock = manualClock(1_000_000);
+    let version = "v1";
+    let versionReads = 0;
+    let builds = 0;
+    const answers = responseCache(clock, 1_000, {
+      revalidation: {
+        version: trackVersion(
+          async () => {
+            versionReads += 1;
+            return version;
+          },
+          clock,
+          1_000,
+        ),
+        maxAgeMs: 60_000,
+        settleMs: 1_000,
+      },
+    });
+    const ask = (url = "/a") => answers(request(url), reply, async () => ({ build: ++builds }));
+    return {
+      clock,
+      ask,
+      setVersion: (v: string) => {
+        version = v;
+      },
+      counts: () => ({ builds, versionReads }),
+    };
+  };
+
+  it("keeps a settled answer up to maxAgeMs while the version holds, reading the version once per TTL", async () => {
+    const t = setup();
+    await t.ask();
+    t.clock.advance(1_500);
+    expect(await t.ask()).toEqual({ build: 2 }); // the first was built before the version had settled
+    for (let i = 0; i < 10; i++) {
+      t.clock.advance(5_000);
+      expect(await t.ask()).toEqual({ build: 2 });
+    }
+    expect(t.counts().versionReads).toBe(12);
+    t.clock.advance(10_000);
+    expect(await t.ask()).toEqual({ build: 3 }); // past maxAgeMs
+  });
+
+  it("rebuilds after the version moves, and keeps what was built right after only for the TTL", async () => {
+    const t = setup();
+    await t.ask();
+    t.clock.advance(1_500);
+    await t.ask();
+    t.setVersion("v2");
+    t.clock.advance(1_000);
+    expect(await t.ask()).toEqual({ build: 3 });
+    t.clock.advance(1_001);
+    expect(await t.ask()).toEqual({ build: 4 }); // built while the caches below could be stale
+    t.clock.advance(5_000);
+    expect(await t.ask()).toEqual({ build: 4 });
+  });
+});

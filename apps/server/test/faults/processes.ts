@@ -1,0 +1,146 @@
+import type { ChildProcess } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** A port nobody listens on right now (the kernel's pick, released at once). */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+
+export const waitFor = async (condition: () => Promise<boolean>, timeoutMs = 15_000, stepMs = 100) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+};
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect({ port, host: "127.0.0.1" });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+
+/** Everything a fault test started, stopped by the test's afterAll, and at exit if a test dies first. */
+const started = new Set<() => void>();
+process.once("exit", () => {
+  for (const stop of started) stop();
+});
+
+/** A redis-server of the test's own on a free port, without persistence. */
+export const startRedis = async () => {
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    child = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      {
+        stdio: "ignore",
+      },
+    );
+    await waitFor(() => portOpen(port));
+  };
+  const kill = () => {
+    child?.kill("SIGKILL");
+    child = null;
+  };
+  await start();
+  started.add(kill);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    /** SIGKILL: the outage a crash gives, no goodbye to clients. */
+    stop: async () => {
+      const dying = child;
+      kill();
+      if (dying && dying.exitCode === null) await new Promise((r) => dying.once("exit", r));
+    },
+    start,
+    close: async () => {
+      kill();
+      started.delete(kill);
+    },
+  };
+};
+
+/** The PostgreSQL binaries (Debian's layout: /usr/lib/postgresql/<version>/bin), newest first. */
+const postgresBin = (): string => {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const version of versions) {
+    const bin = path.join(root, version, "bin");
+    if (existsSync(path.join(bin, "pg_ctl"))) return bin;
+  }
+  throw new Error("PostgreSQL binaries not found under /usr/lib/postgresql/*/bin");
+};
+
+/** initdb and postgres refuse to run as root: as root, they run as the `postgres` user. */
+const asPostgresUser = (command: string, args: string[]) =>
+  process.getuid?.() === 0 ? run("runuser", ["-u", "postgres", "--", command, ...args]) : run(command, args);
+
+/**
+ * A PostgreSQL server of the test's own (initdb in a temporary folder, pg_ctl on a free port,
+ * trust authentication), which the test stops and starts. `url` points at its `postgres` database.
+ */
+export const startPostgres = async () => {
+  const bin = postgresBin();
+  const port = await freePort();
+  const dir = await mkdtemp(path.join(tmpdir(), "gmi-fault-pg-"));
+  await chmod(dir, 0o777);
+  const data = path.join(dir, "data");
+  await asPostgresUser(path.join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
+  const pgCtl = (...args: string[]) => asPostgresUser(path.join(bin, "pg_ctl"), ["-D", data, ...args]);
+  const start = async () => {
+    await pgCtl(
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      "-l",
+      path.join(dir, "log"),
+      "-w",
+      "start",
+    );
+  };
+  const stop = async (mode: "fast" | "immediate" = "fast") => {
+    await pgCtl("-m", mode, "-w", "stop").catch(() => {});
+  };
+  // At exit nothing can be awaited: a synchronous immediate stop of the postmaster.
+  const killAtExit = () => {
+    try {
+      const pid = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+      if (pid > 0) process.kill(pid, "SIGQUIT");
+    } catch {
+      // not running
+    }
+  };
+  await start();
+  started.add(killAtExit);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    start,
+    stop,
+    close: async () => {
+      await stop("immediate");
+      started.delete(killAtExit);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+};

@@ -1,0 +1,150 @@
+import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { billingMonth } from "../../src/domain/limits/windows.js";
+import { bearer } from "../helpers/app.js";
+import { seedAnalytics } from "../helpers/batch.js";
+import { useTestDatabase } from "../helpers/setup.js";
+import { createTenant, createTestPlan } from "../helpers/tenant.js";
+import { startRedis, waitFor } from "./processes.js";
+
+/**
+ * The compose shape: two replicas (each the real server, `src/main.ts`, in a process of its own)
+ * on one PostgreSQL and one Redis of the test's own. The per-minute limit is exact across them, a
+ * keyed batch sent to both at once is processed once, and a replica killed with SIGKILL mid-batch
+ * leaves a key that the other serves once the lease lapses, metered once.
+ */
+const db = useTestDatabase();
+let redisServer: Awaited<ReturnType<typeof startRedis>>;
+const replicas: Array<{ child: ChildProcess; url: string }> = [];
+
+const startReplica = (redisUrl: string) =>
+  new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: db().url,
+        REDIS_URL: redisUrl,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "warn",
+        CURSOR_SECRET: "replica-test-cursor-secret-0123456789",
+        AUTH_CACHE_TTL_MS: "0",
+        RESPONSE_CACHE_TTL_MS: "0",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve({ child, url: match[1] });
+    });
+    child.once("exit", (code) => reject(new Error(`replica exited (${code}) before listening: ${out}`)));
+  });
+
+beforeAll(async () => {
+  await seedAnalytics(db());
+  redisServer = await startRedis();
+  replicas.push(...(await Promise.all([startReplica(redisServer.url), startReplica(redisServer.url)])));
+}, 120_000);
+afterAll(async () => {
+  for (const { child } of replicas) if (child.exitCode === null) child.kill("SIGKILL");
+  await redisServer?.close();
+});
+
+const replica = (n: number) => {
+  const r = replicas[n % replicas.length];
+  if (!r) throw new Error("no replica");
+  return r;
+};
+const usedOf = async (organizationId: number) => {
+  const { rows } = await db().pool.query<{ used: number }>(
+    "SELECT used FROM usage_months WHERE organization_id = $1 AND month = $2",
+    [organizationId, billingMonth(Date.now())],
+  );
+  return Number(rows[0]?.used ?? 0);
+};
+const BODY = JSON.stringify({ requests: [{ game_id: 101 }, { id: 103 }, { game_id: 105 }] });
+const postBatch = (n: number, apiKey: string, idempotencyKey: string) =>
+  fetch(`${replica(n).url}/api/v1/intelligence/batch`, {
+    method: "POST",
+    headers: { ...bearer(apiKey), "content-type": "application/json", "idempotency-key": idempotencyKey },
+    body: BODY,
+  });
+
+describe("two replicas on one PostgreSQL and Redis", () => {
+  it("the per-minute limit is exact across them", async () => {
+    // Not across a minute boundary, where the window would reset mid-test.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+    const plan = await createTestPlan(db().pool, { perMinute: 25, perDay: 10_000, quota: 10_000 });
+    const tenant = await createTenant(db().pool, { plan });
+    const statuses = await Promise.all(
+      Array.from({ length: 80 }, (_, n) =>
+        fetch(`${replica(n).url}/api/v1/games/titles?limit=1`, { headers: bearer(tenant.key) }).then(
+          (r) => r.status,
+        ),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(25);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(55);
+  });
+
+  it("a keyed batch sent to both at once is processed once", async () => {
+    const tenant = await createTenant(db().pool, { plan: "starter" });
+    const key = `both-${Date.now()}`;
+    const answers = await Promise.all([0, 1, 0, 1].map((n) => postBatch(n, tenant.key, key)));
+    const processed = answers.filter(
+      (r) => r.status === 200 && r.headers.get("idempotency-replayed") === null,
+    );
+    expect(processed).toHaveLength(1);
+    for (const r of answers.filter((a) => a !== processed[0])) {
+      expect(r.status === 409 || r.headers.get("idempotency-replayed") === "true").toBe(true);
+    }
+    expect(await usedOf(tenant.organizationId)).toBe(3);
+  });
+
+  it("a replica killed with SIGKILL mid-batch: the key works on the other after the lease, metered once", async () => {
+    const tenant = await createTenant(db().pool, { plan: "starter" });
+    const key = `killed-${Date.now()}`;
+    // The batch's profile read waits on this lock: the request is held mid-batch, paid and claimed.
+    const holder = await db().pool.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("LOCK TABLE liquidity_snapshot_rows IN ACCESS EXCLUSIVE MODE");
+      const doomed = postBatch(0, tenant.key, key).catch((error: unknown) => error);
+      await waitFor(async () => {
+        const { rows } = await db().pool.query(
+          "SELECT paid_fingerprint FROM idempotency_records WHERE organization_id = $1 AND key = $2",
+          [tenant.organizationId, key],
+        );
+        return Boolean(rows[0]?.paid_fingerprint);
+      });
+      replica(0).child.kill("SIGKILL");
+      expect(await doomed).toBeInstanceOf(Error);
+    } finally {
+      await holder.query("ROLLBACK");
+      holder.release();
+    }
+    expect((await postBatch(1, tenant.key, key)).status).toBe(409);
+    // The lease (30 s) lapses without the dead holder's heartbeat; then the other replica serves it.
+    let recovered: Response | undefined;
+    await waitFor(
+      async () => {
+        recovered = await postBatch(1, tenant.key, key);
+        return recovered.status !== 409;
+      },
+      45_000,
+      1_000,
+    );
+    expect(recovered?.status).toBe(200);
+    expect(recovered?.headers.get("idempotency-replayed")).toBeNull();
+    expect((await postBatch(1, tenant.key, key)).headers.get("idempotency-replayed")).toBe("true");
+    // Paid once, by the request that died.
+    expect(await usedOf(tenant.organizationId)).toBe(3);
+  }, 90_000);
+});
