@@ -14,51 +14,51 @@ export interface RouteTypes {
   "consoles.list": {
     method: "GET";
     path: "/api/v1/consoles";
-    query: { limit?: number | undefined; page?: number | undefined; cursor?: string | undefined; paginate?: "page" | "cursor" | undefined; };
+    query: { page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; };
     pathParams: never;
-    response: { data: { id: number; name: string; slug: string; game_count: number; }[]; meta: { pagination: { total: number; page: number; mode: "page"; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { id: number; name: string; slug: string; game_count: number; }[]; meta: { pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "demandIntent.conditions": {
     method: "GET";
     path: "/api/v1/demand-intent/searches/conditions";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: never;
     response: { data: { distinct_users: number; rank: number; search_count: number; mobile_share: number; condition: "loose" | "new" | "cib" | "any"; condition_share: number; }[]; meta: { period: "day" | "7d" | "30d"; period_date: string; }; };
   };
   "demandIntent.gameConditions": {
     method: "GET";
     path: "/api/v1/demand-intent/games/:game_id/conditions";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: { game_id: number; };
     response: { data: { redirects: number; distinct_users: number; watch_count: number; rank: number; search_count: number; mobile_share: number; condition: "loose" | "new" | "cib" | "any"; condition_share: number; }[]; meta: { period: "day" | "7d" | "30d"; period_date: string; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; }; };
   };
   "demandIntent.searches": {
     method: "GET";
     path: "/api/v1/demand-intent/searches";
-    query: { sort?: "unmet" | "momentum" | "volume" | undefined; date?: string | undefined; limit?: number | undefined; period?: "day" | "7d" | "30d" | undefined; console_id?: number | undefined; page?: number | undefined; cursor?: string | undefined; paginate?: "page" | "cursor" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; sort?: "unmet" | "momentum" | "volume" | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; console_id?: number | undefined; };
     pathParams: never;
-    response: { data: { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { sort: "unmet" | "momentum" | "volume"; period: "day" | "7d" | "30d"; period_date: string; pagination: { total: number; page: number; mode: "page"; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { period: "day" | "7d" | "30d"; sort: "unmet" | "momentum" | "volume"; period_date: string; pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "demandIntent.trending": {
     method: "GET";
     path: "/api/v1/demand-intent/searches/trending";
-    query: { date?: string | undefined; limit?: number | undefined; period?: "day" | "7d" | "30d" | undefined; console_id?: number | undefined; page?: number | undefined; cursor?: string | undefined; paginate?: "page" | "cursor" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; console_id?: number | undefined; };
     pathParams: never;
-    response: { data: { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { sort: "momentum"; period: "day" | "7d" | "30d"; period_date: string; pagination: { total: number; page: number; mode: "page"; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { period: "day" | "7d" | "30d"; sort: "momentum"; period_date: string; pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "demandIntent.unmet": {
     method: "GET";
     path: "/api/v1/demand-intent/searches/unmet";
-    query: { date?: string | undefined; limit?: number | undefined; period?: "day" | "7d" | "30d" | undefined; console_id?: number | undefined; page?: number | undefined; cursor?: string | undefined; paginate?: "page" | "cursor" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; console_id?: number | undefined; };
     pathParams: never;
-    response: { data: { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { sort: "unmet"; period: "day" | "7d" | "30d"; period_date: string; pagination: { total: number; page: number; mode: "page"; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { period: "day" | "7d" | "30d"; sort: "unmet"; period_date: string; pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "games.byConsole": {
     method: "GET";
     path: "/api/v1/games/console/:console_id";
-    query: { limit?: number | undefined; page?: number | undefined; cursor?: string | undefined; paginate?: "page" | "cursor" | undefined; };
+    query: { page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; };
     pathParams: { console_id: number; };
-    response: { data: { id: number; console_id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; }[]; meta: { pagination: { total: number; page: number; mode: "page"; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { id: number; console_id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; }[]; meta: { pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "games.byId": {
     method: "GET";
@@ -84,35 +84,35 @@ export interface RouteTypes {
   "games.slugs": {
     method: "GET";
     path: "/api/v1/games/slugs";
-    query: { limit?: number | undefined; page?: number | undefined; cursor?: string | undefined; paginate?: "page" | "cursor" | undefined; };
+    query: { page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; };
     pathParams: never;
-    response: { data: { id: number; marketplace_game_name: string; }[]; meta: { pagination: { total: number; page: number; mode: "page"; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { id: number; marketplace_game_name: string; }[]; meta: { pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "games.titles": {
     method: "GET";
     path: "/api/v1/games/titles";
-    query: { limit?: number | undefined; page?: number | undefined; cursor?: string | undefined; paginate?: "page" | "cursor" | undefined; };
+    query: { page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; };
     pathParams: never;
-    response: { data: { id: number; display_game_name: string; }[]; meta: { pagination: { total: number; page: number; mode: "page"; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { id: number; display_game_name: string; }[]; meta: { pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "intelligence.batch": {
     method: "POST";
     path: "/api/v1/intelligence/batch";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: never;
     response: { data: ({ status: number; data: { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; found: true; } | { game_id: number; found: false; }; } | { status: number; error: { code: "unauthorized" | "account_inactive" | "insufficient_scope" | "quota_exceeded" | "not_found" | "idempotency_conflict" | "validation_failed" | "batch_too_large" | "idempotency_key_reuse" | "rate_limit_exceeded" | "not_implemented" | "server_error" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "service_unavailable"; message: string; details?: Record<string, unknown> | undefined; }; })[]; meta: { period: "day" | "7d" | "30d"; period_date: string; batch: { total: number; succeeded: number; failed: number; }; }; };
   };
   "intelligence.conditions": {
     method: "GET";
     path: "/api/v1/intelligence/:id/conditions";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: { id: number; };
     response: { data: { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; conditions: { demand: { redirects: number; watch_count: number; search_count: number; share: number; }; condition: "loose" | "new" | "cib"; price: string | null; score: number; }[]; recommended: "loose" | "new" | "cib" | null; sample_size: number; min_sample_size: number; }; meta: { period: "day" | "7d" | "30d"; period_date: string; }; };
   };
   "intelligence.get": {
     method: "GET";
     path: "/api/v1/intelligence/:id";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: { id: number; };
     response: { data: { rank: number | null; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; }; meta: { period: "day" | "7d" | "30d"; period_date: string; }; };
   };
@@ -126,14 +126,14 @@ export interface RouteTypes {
   "intelligence.list": {
     method: "GET";
     path: "/api/v1/intelligence";
-    query: { sort?: "value" | "demand" | "liquidity" | undefined; date?: string | undefined; limit?: number | undefined; period?: "day" | "7d" | "30d" | undefined; console_id?: number | undefined; page?: number | undefined; cursor?: string | undefined; paginate?: "page" | "cursor" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; sort?: "value" | "demand" | "liquidity" | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; console_id?: number | undefined; };
     pathParams: never;
-    response: { data: { rank: number; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; }[]; meta: { sort: "value" | "demand" | "liquidity"; period: "day" | "7d" | "30d"; period_date: string; pagination: { total: number; page: number; mode: "page"; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { rank: number; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; }[]; meta: { period: "day" | "7d" | "30d"; sort: "value" | "demand" | "liquidity"; period_date: string; pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "signals.batch": {
     method: "POST";
     path: "/api/v1/signals/batch";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: never;
     response: { data: ({ status: number; data: { game_id: number; found: false; } | { game_id: number; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; found: true; signals: { redirects: number; distinct_users: number; watch_count: number; search_count: number; }; }; } | { status: number; error: { code: "unauthorized" | "account_inactive" | "insufficient_scope" | "quota_exceeded" | "not_found" | "idempotency_conflict" | "validation_failed" | "batch_too_large" | "idempotency_key_reuse" | "rate_limit_exceeded" | "not_implemented" | "server_error" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "service_unavailable"; message: string; details?: Record<string, unknown> | undefined; }; })[]; meta: { period: "day" | "7d" | "30d"; period_date: string; batch: { total: number; succeeded: number; failed: number; }; }; };
   };
@@ -158,7 +158,7 @@ export type LiquidityProfile = { rank: number | null; game: { id: number; consol
 export type LiquidityRow = { rank: number; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; };
 export type Links = { next: string | null; prev: string | null; };
 export type NotFoundItem = { game_id: number; found: false; };
-export type Pagination = { total: number; page: number; mode: "page"; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; };
+export type Pagination = { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; };
 export type Period = "day" | "7d" | "30d";
 export type SearchConditionRow = { distinct_users: number; rank: number; search_count: number; mobile_share: number; condition: "loose" | "new" | "cib" | "any"; condition_share: number; };
 export type SearchRow = { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; };
