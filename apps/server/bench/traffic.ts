@@ -16,7 +16,8 @@
  *
  * Env: BENCH_DATABASE_URL or TEST_DATABASE_URL (admin URL; the bench creates and drops its own
  * database), BENCH_REDIS_URL or TEST_REDIS_URL (required; keys under a prefix of the run's own,
- * deleted at the end), BENCH_DURATION (seconds per phase and server, default 10),
+ * deleted at the end), BENCH_DURATION (seconds per phase and server, default 10), BENCH_WARMUP
+ * (seconds of the phase's load sent to the server, unmeasured, before each phase; default 3),
  * BENCH_CONNECTIONS (default 50), BENCH_ONLY (regular expression over phase names),
  * BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there at exit),
  * BENCH_LOG_STATEMENTS=1 (PostgreSQL logs every statement the server sends: log_statement = all).
@@ -57,6 +58,7 @@ const entry = fileURLToPath(import.meta.url);
 const serverRoot = path.resolve(path.dirname(entry), "..");
 const env = process.env;
 const duration = Number(env.BENCH_DURATION ?? 10);
+const warmup = Number(env.BENCH_WARMUP ?? 3);
 const connections = Number(env.BENCH_CONNECTIONS ?? 50);
 const only = env.BENCH_ONLY ? new RegExp(env.BENCH_ONLY) : null;
 const redisUrl = env.BENCH_REDIS_URL ?? env.TEST_REDIS_URL;
@@ -418,6 +420,9 @@ const main = async () => {
         });
         return { result, cpuUs: ((processCpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.total) };
       };
+      // The server as it runs in steady state: JIT-compiled, its caches and quota leases warm.
+      if (warmup > 0)
+        await runLoad(entry, { url: server.url, file, connections: phase.connections, duration: warmup });
       const bare = await measure(twinUrl, twin.pid ?? 0);
       await settle();
       const xactBefore = await transactions();
