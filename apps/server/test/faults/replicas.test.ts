@@ -92,7 +92,10 @@ describe.skipIf(!canRunRedis || !testDatabaseUrl())("two replicas on one Postgre
         ),
       ),
     );
-    expect(statuses.filter((s) => s === 200), JSON.stringify(statuses)).toHaveLength(25);
+    expect(
+      statuses.filter((s) => s === 200),
+      JSON.stringify(statuses),
+    ).toHaveLength(25);
     expect(statuses.filter((s) => s === 429)).toHaveLength(55);
   });
 
