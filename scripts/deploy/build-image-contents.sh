@@ -22,8 +22,8 @@ step() { printf '== %s\n' "$*"; }
 step "install (frozen lockfile)"
 pnpm install --frozen-lockfile --prefer-offline --reporter=silent
 
-step "build the contract and generate the Prisma client"
-pnpm exec turbo run build --filter=@gmi/server... --output-logs=errors-only
+step "build the contract, generate the Prisma client, build the dashboard"
+pnpm exec turbo run build --filter=@gmi/server... --filter=@gmi/web --output-logs=errors-only
 
 step "bundle the server and the CLI"
 node scripts/deploy/bundle-server.mjs
@@ -52,6 +52,8 @@ copy_package @prisma/schema-engine-wasm
 mkdir -p "$out/node_modules/@gmi/contract/dist"
 cp packages/contract/package.json "$out/node_modules/@gmi/contract/"
 cp packages/contract/dist/openapi.json "$out/node_modules/@gmi/contract/dist/"
+# The seller dashboard's static build, served at /app (DASHBOARD_DIR in apps/server/Dockerfile).
+cp -R apps/web/dist "$out/web"
 # Type declarations and READMEs are not run.
 find "$out/node_modules" \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name 'README*' \) -delete
 

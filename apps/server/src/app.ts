@@ -18,6 +18,7 @@ import { ApiError } from "./errors.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
 import { authPlugin } from "./plugins/auth.js";
 import { corsPlugin } from "./plugins/cors.js";
+import { dashboardPlugin } from "./plugins/dashboard.js";
 import { docsPlugin } from "./plugins/docs.js";
 import { errorsPlugin, protocolErrorHandler, toApiError } from "./plugins/errors.js";
 import type { ReadinessCheck } from "./plugins/health.js";
@@ -130,6 +131,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
   await app.register(openApiPlugin);
   await app.register(docsPlugin);
+  await app.register(dashboardPlugin, { dir: config.dashboardDir });
   // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
   const version = trackVersion(() => readDataVersion(deps.sql), clock, 1_000);
   await registerContractRoutes(app, {

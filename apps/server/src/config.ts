@@ -122,6 +122,8 @@ const EnvSchema = z.object({
   /** Browser origins allowed to call the API (plugins/cors.ts); unset: no CORS headers at all. */
   CORS_ORIGINS: origins.optional(),
   GMI_CLI_NAME: z.string().trim().min(1).default(DEFAULT_CLI_NAME),
+  /** The built seller dashboard served at /app (relative: to the repository root). */
+  DASHBOARD_DIR: z.string().min(1).default("apps/web/dist"),
 });
 
 export type Config = {
@@ -134,6 +136,7 @@ export type Config = {
   redisKeyPrefix: string;
   publicBaseUrl: string | undefined;
   corsOrigins: string[] | "*";
+  dashboardDir: string;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   cursorSecret: string;
   metricsToken: string | undefined;
@@ -192,6 +195,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     corsOrigins: e.CORS_ORIGINS ?? [],
+    dashboardDir: path.resolve(REPO_ROOT, e.DASHBOARD_DIR),
     logLevel: e.LOG_LEVEL,
     cursorSecret,
     metricsToken: e.METRICS_TOKEN,

@@ -1,5 +1,6 @@
 import { installGmiMocks } from "@gmi/sdk/msw";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { App } from "../src/App.js";
@@ -9,6 +10,8 @@ import { App } from "../src/App.js";
  * promises frontends, so these tests break if the mocks and the UI drift apart.
  */
 const BASE_URL = "https://api.gmi.test";
+// Two cores shared with the rest of `pnpm test`: a page's calls may take longer than 1 s to settle.
+configure({ asyncUtilTimeout: 8_000 });
 const gmi = installGmiMocks(setupServer, { baseUrl: BASE_URL, plan: "starter" });
 const credentials = { apiKey: "gmi_live_test", baseUrl: BASE_URL };
 beforeAll(() => gmi.server.listen({ onUnhandledFrame: "error" }));
@@ -101,6 +104,31 @@ describe("a game's page", () => {
       expect(screen.getAllByRole("img")[0]?.getAttribute("aria-label")).toBe("Liquidity score, 90 days"),
     );
     expect(gmi.state.requests.at(-1)?.url).toContain("from=2026-08-23&to=2026-11-20");
+  });
+
+  it("explains a history of a single computed day (a fresh install rolls up one date)", async () => {
+    const game = gmi.fixtures.profiles.get(101);
+    const point = {
+      date: "2026-11-20",
+      liquidity_score: 70,
+      demand_index: 0.5,
+      redirects: 3,
+      distinct_users: 2,
+      watch_count: 1,
+      search_count: 4,
+    };
+    gmi.server.use(
+      http.get(`${BASE_URL}/api/v1/intelligence/:id/history`, () =>
+        HttpResponse.json({
+          data: { game: game?.game, points: [point] },
+          meta: { period: "day", from: "2026-10-22", to: "2026-11-20" },
+        }),
+      ),
+    );
+    location.hash = "#/game/101";
+    render(<App initial={credentials} />);
+    expect(await screen.findByText(/Only one computed day so far/)).toBeTruthy();
+    expect(screen.getAllByRole("img")[0]?.getAttribute("aria-label")).toBe("Liquidity score, 1 day");
   });
 
   it("says so for an unknown game", async () => {

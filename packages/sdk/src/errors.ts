@@ -1,4 +1,4 @@
-import type { ErrorCode, TypedErrorBody } from "@gmi/contract";
+import type { ErrorCode, TypedErrorBody } from "./contract-types.js";
 import type { RateLimit } from "./internal/headers.js";
 
 export interface GmiErrorInit {

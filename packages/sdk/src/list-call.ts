@@ -1,4 +1,4 @@
-import type { PLANS } from "@gmi/contract";
+import type { MaxPageSize } from "./contract-types.js";
 import { decodeResumeToken, encodeResumeToken, type Position } from "./internal/resume.js";
 import { following, type Page, type Walk } from "./pagination.js";
 import type { ListRouteName, RowOf } from "./types.js";
@@ -14,7 +14,7 @@ export interface ToArrayOptions {
  * server caps it silently to the caller's plan and `meta.pagination.per_page` says what it used;
  * fewer, fuller pages mean fewer metered requests.
  */
-const ITERATION_LIMIT: (typeof PLANS)["enterprise"]["max_page_size"] = 200;
+const ITERATION_LIMIT: MaxPageSize = 200;
 
 /**
  * What every list method returns: `await` it for the first page, `for await` it for every row across

@@ -1,4 +1,4 @@
-import type { Links, Pagination } from "@gmi/contract";
+import type { Links, Pagination } from "./contract-types.js";
 import { UnexpectedResponseError } from "./errors.js";
 import type { RateLimit } from "./internal/headers.js";
 import { encodeResumeToken, type Position } from "./internal/resume.js";

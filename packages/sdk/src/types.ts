@@ -1,33 +1,25 @@
-import type { BatchMeta, Contract, Period } from "@gmi/contract";
-import type { z } from "zod";
+import type { BatchMeta, Period, RouteTypes } from "./contract-types.js";
 
 /**
- * Every type the client exposes is derived here from the contract's zod schemas (types only: the
- * main entry never loads zod or ts-rest at run time).
+ * Every type the client exposes comes from src/contract-types.ts: the contract's zod schemas
+ * resolved to plain TypeScript at build time, so the published declarations need neither zod nor
+ * the contract (test/types.test.ts proves them equal to the contract's own inference).
  */
-type Group = keyof Contract;
 
 /** Dotted route names of the contract, e.g. `intelligence.list`, `games.byId`. */
-export type RouteName = {
-  [G in Group]: `${G}.${keyof Contract[G] & string}`;
-}[Group];
+export type RouteName = keyof RouteTypes;
 
-export type RouteAt<N extends RouteName> = N extends `${infer G extends Group}.${infer R}`
-  ? Contract[G][R & keyof Contract[G]]
-  : never;
-
-type InputOf<T> = T extends z.ZodTypeAny ? z.input<T> : never;
+/** A route's method and path. */
+export type RouteAt<N extends RouteName> = Pick<RouteTypes[N], "method" | "path">;
 
 /** Query parameters a route accepts, as the caller writes them (defaults optional). */
-export type QueryOf<N extends RouteName> = RouteAt<N> extends { query: infer Q } ? InputOf<Q> : never;
+export type QueryOf<N extends RouteName> = RouteTypes[N]["query"];
 
 /** Path parameters of a route. */
-export type PathParamsOf<N extends RouteName> =
-  RouteAt<N> extends { pathParams: infer P } ? InputOf<P> : never;
+export type PathParamsOf<N extends RouteName> = RouteTypes[N]["pathParams"];
 
 /** The parsed body of a route's successful (200) response. */
-export type ResponseOf<N extends RouteName> =
-  RouteAt<N> extends { responses: { 200: infer S } } ? (S extends z.ZodTypeAny ? z.infer<S> : never) : never;
+export type ResponseOf<N extends RouteName> = RouteTypes[N]["response"];
 
 /** Routes answering a paginated list (`meta.pagination` and `links`). */
 export type ListRouteName = {
@@ -68,18 +60,23 @@ export type SignalsBatchResult = BatchResult<"signals.batch">;
 export type {
   AccountRecord,
   BatchLiquidityRow,
+  BatchMeta,
   ConditionRecommendation,
   ConsoleRecord,
   ErrorCode,
   GameConditionRow,
+  GameHistory,
   GameIdentity,
   GameRecord,
   GameSignals,
+  HistoryPoint,
+  Links,
   LiquidityProfile,
   LiquidityRow,
   NotFoundItem,
+  Pagination,
   Period,
   SearchConditionRow,
   SearchRow,
   TypedErrorBody,
-} from "@gmi/contract";
+} from "./contract-types.js";

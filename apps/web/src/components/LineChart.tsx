@@ -39,7 +39,11 @@ export const LineChart = (props: {
         {title}
         {last ? <span className="chart-latest">{format(last.value)}</span> : null}
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}, ${points.length} days`}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={`${title}, ${points.length} day${points.length === 1 ? "" : "s"}`}
+      >
         <line className="axis" x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} />
         <line className="grid" x1={PAD.left} x2={W - PAD.right} y1={y(top)} y2={y(top)} />
         <text className="tick" x={PAD.left - 6} y={y(top) + 4} textAnchor="end">

@@ -149,6 +149,12 @@ const History = ({ id }: { id: number }) => {
       {history.status === "ok" && history.data.data.points.length === 0 ? (
         <Empty>No computed days in this range yet.</Empty>
       ) : null}
+      {history.status === "ok" && history.data.data.points.length === 1 ? (
+        <p className="meta">
+          Only one computed day so far: the lines grow as the daily rollup runs (an operator can fill past
+          days with <code>gmi rollup --days 30</code>).
+        </p>
+      ) : null}
       {history.status === "ok" && history.data.data.points.length > 0 ? (
         <div className="charts">
           {(

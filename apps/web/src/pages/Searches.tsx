@@ -1,3 +1,4 @@
+import type { Page } from "@gmi/sdk";
 import { useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Empty, Loading, Pager } from "../components/Pager.js";
@@ -22,7 +23,13 @@ const COPY = {
 export const Searches = ({ kind }: { kind: "trending" | "unmet" }) => {
   const [period, setPeriod] = useState<PeriodValue>("7d");
   const [page, setPage] = useState(1);
-  const rows = useCall((client) => client.searches[kind]({ period, page, limit: 20 }), [kind, period, page]);
+  const rows = useCall<Page<"demandIntent.trending"> | Page<"demandIntent.unmet">>(
+    (client) =>
+      kind === "unmet"
+        ? client.searches.unmet({ period, page, limit: 20 })
+        : client.searches.trending({ period, page, limit: 20 }),
+    [kind, period, page],
+  );
   const copy = COPY[kind];
   return (
     <section aria-labelledby="searches-title">

@@ -18,6 +18,8 @@ export interface RealServer {
   /** The demo enterprise key (largest pages, highest rate limit). */
   apiKey: string;
   stop: () => Promise<void>;
+  /** Runs `gmi <args>` on the server's database (e.g. `["rollup", "--days", "14"]`) to its end. */
+  gmi: (args: string[]) => Promise<void>;
 }
 
 export interface RealServerOptions {
@@ -125,7 +127,8 @@ export const startRealServer = async (options: RealServerOptions = {}): Promise<
     await rm(dataDir, { recursive: true, force: true });
     await dropDatabase();
   };
-  return { ...started, stop };
+  const gmi = (args: string[]) => runToEnd(tsx, ["src/cli/main.ts", ...args], env);
+  return { ...started, stop, gmi };
 };
 
 /** Runs a command of the server's package to its end; rejects with its output when it fails. */

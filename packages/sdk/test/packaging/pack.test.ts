@@ -169,3 +169,96 @@ describe.skipIf(skip)("the packed packages in a scratch project", { timeout: 120
     expect(tsc.status).toBe(0);
   });
 });
+
+/**
+ * What a frontend gets from `npm install @gmi/sdk`: the client and its types, nothing else. Its app
+ * here is on zod 4 (the clash the SDK must not cause): no contract, no OpenAPI generators, no second
+ * zod, and the declarations type-check with `skipLibCheck: false` without any of them.
+ */
+describe.skipIf(skip)("the SDK alone, in a frontend on zod 4", { timeout: 120_000 }, () => {
+  let app = "";
+  const inApp = (command: string, args: string[]) => run(command, args, app);
+  beforeAll(() => {
+    app = mkdtempSync(join(tmpdir(), "gmi-sdk-frontend-"));
+    const dir = join(root, "packages", "sdk");
+    if (!existsSync(join(dir, "dist", "index.js"))) run("pnpm", ["run", "build"], dir);
+    run("pnpm", ["pack", "--pack-destination", app], dir);
+    const tarball = readdirSync(app).find((f) => f.endsWith(".tgz"));
+    writeFileSync(
+      join(app, "package.json"),
+      JSON.stringify({ name: "frontend", private: true, type: "module" }),
+    );
+    inApp("npm", ["install", "--no-audit", "--no-fund", `./${tarball}`, "zod@4", "typescript@5.9.3"]);
+  }, minutes);
+
+  afterAll(() => {
+    if (app) rmSync(app, { recursive: true, force: true });
+  });
+
+  it("installs no contract, no OpenAPI generator and no zod of its own", () => {
+    const installed = JSON.parse(inApp("npm", ["ls", "--all", "--json"])) as {
+      dependencies: Record<string, { version: string; dependencies?: Record<string, unknown> }>;
+    };
+    expect(Object.keys(installed.dependencies).sort()).toEqual(["@gmi/sdk", "typescript", "zod"]);
+    // Optional peers (the contract and msw, for the mocks and runtime validation) stay uninstalled.
+    const underSdk = Object.values(installed.dependencies["@gmi/sdk"]?.dependencies ?? {});
+    expect(underSdk.filter((d) => typeof d === "object" && d !== null && "version" in d)).toEqual([]);
+    expect(installed.dependencies.zod?.version).toMatch(/^4\./);
+    for (const name of [
+      "@gmi/contract",
+      "@anatine/zod-openapi",
+      "@ts-rest/open-api",
+      "openapi3-ts",
+      "yaml",
+    ]) {
+      expect(existsSync(join(app, "node_modules", name)), name).toBe(false);
+    }
+  });
+
+  it("runs and type-checks with the app's zod 4 beside it", () => {
+    writeFileSync(
+      join(app, "main.mjs"),
+      `import * as sdk from "@gmi/sdk"; import * as validate from "@gmi/sdk/validate"; ${CLIENT_SCRIPT}`.replace(
+        'import * as validate from "@gmi/sdk/validate"; ',
+        "const validate = { validateResponses: () => {} };",
+      ),
+    );
+    expect(JSON.parse(inApp(process.execPath, ["main.mjs"])).rows).toEqual(["Chrono Trigger"]);
+    writeFileSync(
+      join(app, "app.ts"),
+      `import { GmiClient, type LiquidityRow, type ResponseOf } from "@gmi/sdk";
+       import { z } from "zod";
+       const client = new GmiClient({ apiKey: "k", baseUrl: "https://api.test" });
+       export const Form = z.object({ id: z.number() });
+       export async function first(): Promise<LiquidityRow | undefined> {
+         const history: ResponseOf<"intelligence.history"> = await client.intelligence.history(1, { from: "2026-01-01" });
+         const score: number | undefined = history.data.points[0]?.liquidity_score;
+         // @ts-expect-error not a period
+         client.intelligence.list({ period: "year" });
+         return score === undefined ? undefined : (await client.intelligence.list()).data[0];
+       }`,
+    );
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "esnext",
+          moduleResolution: "bundler",
+          target: "es2022",
+          lib: ["es2022", "dom", "dom.iterable"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ["app.ts"],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [join(app, "node_modules/typescript/bin/tsc"), "-p", "."], {
+      cwd: app,
+      encoding: "utf8",
+    });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+  });
+});
