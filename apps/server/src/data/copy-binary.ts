@@ -143,7 +143,10 @@ export class BinaryCopyEncoder implements FieldWriter {
   }
 
   private fresh() {
-    this.buffer = Buffer.allocUnsafe(this.blockSize * 2);
+    // A block is handed out once it holds blockSize bytes: room for one more row of usual size,
+    // not twice the block (a longer row grows the buffer). Blocks wait in memory until their
+    // batch is written, so their slack is an import's memory.
+    this.buffer = Buffer.allocUnsafe(this.blockSize + 16 * 1024);
     this.view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.length);
     this.offset = 0;
   }
