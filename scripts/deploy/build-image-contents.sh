@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds what the server image holds into one folder: the bundled server and CLI (dist/, npm packages
 # included), the Prisma schema and migrations (prisma/), the one package read from disk at run time
-# (node_modules/: the migration engine's WebAssembly, and the contract's openapi.json) and a `gmi`
-# command (bin/gmi). apps/server/Dockerfile runs this in its build stage and copies the folder; CI runs it
+# (node_modules/: the migration engine's WebAssembly, and the contract's openapi.json), the built
+# seller dashboard (dashboard/, served at /app) and a `gmi` command (bin/gmi). apps/server/Dockerfile runs this in its build stage and copies the folder; CI runs it
 # into a scratch folder and starts the server from there (scripts/deploy/smoke.sh). One script, so
 # what CI proves is what the image contains.
 #
@@ -23,7 +23,7 @@ step "install (frozen lockfile)"
 pnpm install --frozen-lockfile --prefer-offline --reporter=silent
 
 step "build the contract, generate the Prisma client, build the dashboard"
-pnpm exec turbo run build --filter=@gmi/server... --filter=@gmi/web --output-logs=errors-only
+pnpm exec turbo run build --filter=@gmi/server... --filter=@gmi/web... --output-logs=errors-only
 
 step "bundle the server and the CLI"
 node scripts/deploy/bundle-server.mjs
@@ -33,6 +33,8 @@ rm -rf "$out"
 mkdir -p "$out/dist" "$out/prisma" "$out/node_modules"
 cp apps/server/dist/*.js apps/server/dist/*.js.map "$out/dist/"
 cp -R apps/server/prisma/schema.prisma apps/server/prisma/migrations "$out/prisma/"
+# The seller dashboard the server serves at /app (DASHBOARD_DIR; the Dockerfile points it here).
+cp -R apps/web/dist "$out/dashboard"
 # dist/*.js are ES modules: the folder's package.json says so, and names nothing to install.
 node -e '
   const pkg = require("./apps/server/package.json");
@@ -52,8 +54,6 @@ copy_package @prisma/schema-engine-wasm
 mkdir -p "$out/node_modules/@gmi/contract/dist"
 cp packages/contract/package.json "$out/node_modules/@gmi/contract/"
 cp packages/contract/dist/openapi.json "$out/node_modules/@gmi/contract/dist/"
-# The seller dashboard's static build, served at /app (DASHBOARD_DIR in apps/server/Dockerfile).
-cp -R apps/web/dist "$out/web"
 # Type declarations and READMEs are not run.
 find "$out/node_modules" \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name 'README*' \) -delete
 
@@ -74,7 +74,7 @@ step "check the folder"
   import path from "node:path";
   const require = createRequire(new URL("./src/main.ts", `file://${process.cwd()}/`));
   const missing = [];
-  for (const file of ["dist/main.js", "dist/cli.js", "prisma/schema.prisma", "prisma/migrations/migration_lock.toml"]) {
+  for (const file of ["dist/main.js", "dist/cli.js", "prisma/schema.prisma", "prisma/migrations/migration_lock.toml", "dashboard/index.html"]) {
     if (!existsSync(file)) missing.push(file);
   }
   if (!readdirSync("prisma/migrations", { withFileTypes: true }).some((e) => e.isDirectory())) missing.push("prisma/migrations/*/");

@@ -279,6 +279,8 @@ smoke() {
   expect "$base" 200 /docs/
   body_has 'js/scalar.js' /docs/
   expect "$base" 200 /docs/js/scalar.js
+  expect "$base" 200 /app/
+  body_has '<div id="root">' "/app/ (the dashboard)"
 }
 # metrics_of BASE LINE: /metrics refuses no token and, with it, shows LINE.
 metrics_of() {

@@ -78,7 +78,7 @@ say "database $db_name created; redis $redis_url; port $port"
 production_env=(
   -C "$app" -i PATH="$PATH" HOME="$scratch" NODE_ENV=production HOST=127.0.0.1 PORT="$port"
   DATABASE_URL="$db_url" REDIS_URL="$redis_url" LOG_LEVEL=info METRICS_TOKEN="$metrics_token"
-  CURSOR_SECRET="smoke-cursor-secret-$metrics_token" PUBLIC_BASE_URL="$base"
+  CURSOR_SECRET="smoke-cursor-secret-$metrics_token" PUBLIC_BASE_URL="$base" DASHBOARD_DIR="$app/dashboard"
 )
 run() { env "${production_env[@]}" "$@"; }
 
@@ -157,6 +157,8 @@ expect 301 /docs
 expect 200 /docs/
 body_has 'js/scalar.js' "/docs/"
 expect 200 /docs/js/scalar.js
+expect 200 /app/
+body_has '<div id="root">' "/app/"
 say "/metrics and /docs answer"
 
 say "SIGTERM"
