@@ -82,6 +82,14 @@ production_env=(
 )
 run() { env "${production_env[@]}" "$@"; }
 
+say "without DATABASE_URL: a one-line refusal (the image has no embedded database)"
+if env -C "$app" -i PATH="$PATH" HOME="$scratch" NODE_ENV=production DATA_DIR="$scratch/data" \
+  CURSOR_SECRET="smoke-cursor-secret-$metrics_token" node dist/main.js >"$scratch/no-db.log" 2>&1; then
+  fail "the server started without DATABASE_URL"
+fi
+grep -q "DATABASE_URL is not set" "$scratch/no-db.log" || fail "unclear refusal: $(cat "$scratch/no-db.log")"
+[ ! -e "$scratch/data" ] || fail "wrote under DATA_DIR without an embedded database"
+
 say "server refuses an unmigrated database"
 if run node dist/main.js >"$scratch/refused.log" 2>&1; then fail "the server started on an unmigrated database"; fi
 grep -q "pending migration" "$scratch/refused.log" || fail "unexpected refusal: $(cat "$scratch/refused.log")"

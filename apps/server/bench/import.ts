@@ -66,7 +66,12 @@ const CELL_TABLES = [
   "event_cell_rebuilds",
 ];
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+/** The middle value; of an even count, the mean of the two middle ones. */
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
 /** The NDJSON file, and the same events as one COPY text file per table (written once, cached). */
@@ -224,9 +229,9 @@ const main = async () => {
         `file:                  ${events.toLocaleString("en")} events, ${last?.lines.toLocaleString("en")} lines, ${mb(size)} NDJSON, ${rounds} round(s), medians`,
         `raw COPY:              ${s(rawMs)} (server CPU ${s(rawCpu)}): the three event tables with their indexes and triggers`,
         `gmi import:            ${s(importMs)} (server CPU ${s(m((r) => r.serverCpuMs))}, importer CPU ${s(m((r) => r.nodeCpuMs))}); ${last?.new.toLocaleString("en")} new, ${last?.duplicates} duplicates, ${last?.rejected} rejected`,
-        `ratio raw / import:    ${(rawMs / importMs).toFixed(2)} (goal: >= 0.7); server CPU alone ${(rawCpu / m((r) => r.serverCpuMs)).toFixed(2)}`,
+        `ratio raw / import:    ${median(rawRuns.map((r, i) => r.ms / (importRuns[i]?.ms ?? Number.NaN))).toFixed(2)} (median of the rounds' ratios: ${rawRuns.map((r, i) => (r.ms / (importRuns[i]?.ms ?? Number.NaN)).toFixed(2)).join(", ")}; goal: >= 0.7); server CPU alone ${(rawCpu / m((r) => r.serverCpuMs)).toFixed(2)}`,
         `next rollup's cells:   ${s(cellsMs)} (server CPU ${s(m((r) => r.cellsServerCpuMs))}): the loaded days' daily cells, rebuilt by the next rollup`,
-        `ratio with the cells:  ${(rawMs / (importMs + cellsMs)).toFixed(2)}`,
+        `ratio with the cells:  ${median(rawRuns.map((r, i) => r.ms / ((importRuns[i]?.ms ?? Number.NaN) + (importRuns[i]?.cellsMs ?? 0)))).toFixed(2)}`,
         `peak RSS of import:    ${Math.max(...importRuns.map((r) => r.peakRssMb)).toFixed(0)} MB (goal: < 300 MB)`,
         `re-import, same file:  ${s(again.ms)}: ${again.new} new, ${again.duplicates.toLocaleString("en")} duplicates (peak RSS ${again.peakRssMb.toFixed(0)} MB)`,
         "",

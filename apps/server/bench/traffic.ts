@@ -83,6 +83,8 @@ const RINGS: Array<{ ring: string; plan: string; orgs: number; keysPerOrg: numbe
   { ring: "starter", plan: "starter", orgs: 5, keysPerOrg: 1, maxBatch: PLANS.starter.max_batch_size },
   { ring: "free", plan: "free", orgs: 5, keysPerOrg: 1, maxBatch: PLANS.free.max_batch_size },
   { ring: "exhausted", plan: "free", orgs: 5, keysPerOrg: 1, maxBatch: PLANS.free.max_batch_size },
+  // One customer alone (the idle request, and replays of one organization's key).
+  { ring: "solo", plan: "bench-capped", orgs: 1, keysPerOrg: 1, maxBatch: 250 },
 ];
 
 const GETS: RouteName[] = [
@@ -108,7 +110,8 @@ const BATCH_100 = JSON.stringify({
   requests: Array.from({ length: 100 }, (_, i) => ({ game_id: 1001 + i })),
 });
 
-type Phase = { name: string; requests: BenchRequest[]; connections: number; goal?: string };
+/** `prime`: the first request is sent once before the clock starts (stores the replayed answer). */
+type Phase = { name: string; requests: BenchRequest[]; connections: number; goal?: string; prime?: boolean };
 
 const phasesOf = (catalog: Catalog): Phase[] => {
   const ringOf = (ring: string) => RINGS.find((r) => r.ring === ring) ?? RINGS[0];
@@ -151,13 +154,14 @@ const phasesOf = (catalog: Catalog): Phase[] => {
     { name: "intelligence batch, 100 items", requests: [batch100("capped")], connections, goal: ">= 0.3" },
     {
       name: "  same, idempotent replays",
-      requests: [batch100("capped", "bench-replay")],
+      requests: [batch100("solo", "bench-replay")],
       connections,
       goal: ">= 0.6",
+      prime: true,
     },
     {
       name: "GET /games/game/:id, 1 connection",
-      requests: mix("capped", 11, ["gameById"]),
+      requests: mix("solo", 11, ["gameById"]),
       connections: 1,
       goal: "p50 <= 2 ms",
     },
@@ -397,7 +401,13 @@ const main = async () => {
     console.log(`${header}\n${"-".repeat(header.length)}`);
     for (const phase of phases) {
       const file = path.join(work, `phase-${phases.indexOf(phase)}.json`);
-      writeFileSync(file, JSON.stringify(phase.requests.map(toLoad)));
+      const load = phase.requests.map(toLoad);
+      writeFileSync(file, JSON.stringify(load));
+      const first = load[0];
+      if (phase.prime && first) {
+        const { method, headers, body } = first;
+        await fetch(`${server.url}${first.path}`, { method, headers, ...(body ? { body } : {}) });
+      }
       const measure = async (target: string, pid: number) => {
         const cpuBefore = processCpuMs(pid);
         const result: LoadResult = await runLoad(entry, {

@@ -43,6 +43,9 @@ const createDemoAccounts = async (sql: Sql): Promise<Array<{ plan: PlanSlug; key
   return keys;
 };
 
+/** Dates of the demo rolled up after the first start, for the dashboard's 30-day history charts. */
+const DEMO_HISTORY_DAYS = 30;
+
 const main = async () => {
   const config = loadConfig();
   const logger = createLogger(config);
@@ -88,12 +91,14 @@ const main = async () => {
   phaseDone("migrations");
   // A production server never invents data or keys: operators import and create them (docs/operations.md).
   const demo = config.nodeEnv !== "production";
-  if (demo && (await countGames(db.pool)) === 0) {
+  const seedingDemo = demo && (await countGames(db.pool)) === 0;
+  if (seedingDemo) {
     say(
-      "Empty catalog: generating the demo marketplace (catalog, 90 days of events, the latest date rolled up)...",
+      "Empty catalog: generating the demo marketplace (catalog, 90 days of events; the latest date rolled up now, the 30 before it in the background)...",
     );
-    // Only the latest date is rolled up: it is what every endpoint serves by default, and each
-    // further date would add about a second to the first start (`gmi rollup --days 30` adds them).
+    // Only the latest date is rolled up before listening: it is what every endpoint serves by
+    // default, and each further date would add about a second to the first start. The earlier
+    // dates (history charts) follow in the background once the server answers.
     const seeded = await seedDemo(db, scoringOf(config.analytics), {
       scale: "small",
       seed: 1,
@@ -159,6 +164,11 @@ const main = async () => {
   say();
 
   const scoring = scoringOf(config.analytics);
+  if (seedingDemo) {
+    rollupDates(db, { days: DEMO_HISTORY_DAYS, force: false, today: todayOf(systemClock) }, scoring)
+      .then((dates) => logger.info({ dates: dates.length }, "demo history rolled up"))
+      .catch((error) => logger.error({ err: error }, "demo history rollup stopped"));
+  }
   const scheduler = startRollupScheduler(
     config.analytics.rollupSchedule,
     systemClock,

@@ -86,6 +86,10 @@ describe("a date without data", () => {
       `dates available: ${addDays(TODAY, -5)} to ${addDays(TODAY, -4)} and ${addDays(TODAY, -2)} to ${TODAY}`,
     );
     expect(message).not.toContain(FUTURE);
+    expect(details.available_dates).toEqual([
+      { first: addDays(TODAY, -5), last: addDays(TODAY, -4) },
+      { first: addDays(TODAY, -2), last: TODAY },
+    ]);
   });
 
   it("is a 422 for a future date even when a snapshot of it exists", async () => {

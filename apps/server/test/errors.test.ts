@@ -156,7 +156,7 @@ describe("resources", () => {
     ]) {
       const error = errorOf(await get(url), 503);
       expect(error.code).toBe("service_unavailable");
-      expect(error.message).toMatch(/pnpm gmi rollup/);
+      expect(error.message).toMatch(/`gmi rollup`/);
     }
   });
 });

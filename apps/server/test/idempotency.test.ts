@@ -54,6 +54,9 @@ const post = (
   });
 
 const usedOf = async (organizationId: number) => {
+  // Leases of hard-capped plans count as used until given back: two flushes (busy, then idle).
+  await t.usage.flush();
+  await t.usage.flush();
   const { rows } = await db().pool.query<{ used: number }>(
     "SELECT used FROM usage_months WHERE organization_id = $1 AND month = $2",
     [organizationId, billingMonth(clock.now())],

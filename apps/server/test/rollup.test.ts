@@ -128,9 +128,9 @@ describe("rollup of one date", () => {
       2,
       null,
     ]);
-    // momentum of 101: (3/7) / (1/23), the one redirect before the recent week its baseline -> rising.
-    expect(week[101].momentum_value).toBeCloseTo(9.8571, 4);
-    expect(week[101].momentum_label).toBe("rising");
+    // momentum of 101: 3 redirects in the recent week, 1 before it: fewer than 5 make no baseline.
+    expect(week[101].momentum_value).toBeNull();
+    expect(week[101].momentum_label).toBe("unknown");
   });
 
   it("normalizes per console scope", async () => {

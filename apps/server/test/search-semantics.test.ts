@@ -9,10 +9,11 @@ import { useTestDatabase } from "./helpers/setup.js";
 import { createTenant } from "./helpers/tenant.js";
 
 /**
- * Three queries, 7d period of D (issue 21, item 5):
+ * Four queries, 7d period of D (issue 21, item 5):
  * - "fresh hit": 8 searches, all in the last week: volume rank 1, no baseline;
- * - "missing game": 1 zero-result search on D-15 and 6 in the last week, all zero-result: volume 2;
- * - "steady seller": 1 search on D-20 and 5 in the last week: volume rank 3.
+ * - "missing game": 5 zero-result searches on D-15 and 6 in the last week, all zero-result: volume 2;
+ * - "steady seller": 5 searches on D-20 and 5 in the last week: volume rank 3;
+ * - "thin past": 1 search on D-20 and 4 in the last week: volume rank 4, too thin a baseline.
  */
 const D = "2026-11-20";
 const db = useTestDatabase();
@@ -31,10 +32,12 @@ const times = async (n: number, insert: (i: number) => Promise<unknown>) => {
 
 beforeAll(async () => {
   await times(8, (i) => search("fresh hit", addDays(D, -(i % 2)), 10, `f${i}`));
-  await search("missing game", addDays(D, -15), 0, "m-old");
+  await times(5, (i) => search("missing game", addDays(D, -15), 0, `m-old${i}`));
   await times(6, (i) => search("missing game", addDays(D, -3), 0, `m${i}`));
-  await search("steady seller", addDays(D, -20), 10, "s-old");
+  await times(5, (i) => search("steady seller", addDays(D, -20), 10, `s-old${i}`));
   await times(5, (i) => search("steady seller", addDays(D, -2), 10, `s${i}`));
+  await search("thin past", addDays(D, -20), 10, "t-old");
+  await times(4, (i) => search("thin past", addDays(D, -1), 10, `t${i}`));
   await rollupDate(db(), D, DEFAULT_SCORING);
   t = await startTestApp(db().pool, { clock: manualClock(new Date(`${D}T12:00:00Z`)) });
   key = (await createTenant(db().pool)).key;
@@ -52,18 +55,20 @@ const list = async (url: string) => {
 const ranked = (body: Awaited<ReturnType<typeof list>>) => body.data.map((r) => [r.query, r.rank]);
 
 describe("/demand-intent/searches/trending", () => {
-  it("excludes a query whose searches all fall in the recent week (no baseline before it)", async () => {
+  it("excludes a query without a baseline: all its searches in the recent week, or fewer than 5 before", async () => {
     const volume = await list("/api/v1/demand-intent/searches");
-    expect(volume.data.find((r) => r.query === "fresh hit")?.momentum).toEqual({
-      value: null,
-      label: "unknown",
-    });
+    for (const query of ["fresh hit", "thin past"]) {
+      expect(volume.data.find((r) => r.query === query)?.momentum, query).toEqual({
+        value: null,
+        label: "unknown",
+      });
+    }
     const trending = await list("/api/v1/demand-intent/searches/trending");
     expect(trending.data.map((r) => r.query)).toEqual(["missing game", "steady seller"]);
-    // 23·6 / (7·1) and 23·5 / (7·1): the recent week against the 23 days before it.
+    // 23·6 / (7·5) and 23·5 / (7·5): the recent week against the 23 days before it.
     expect(trending.data.map((r) => r.momentum)).toEqual([
-      { value: 19.7143, label: "rising" },
-      { value: 16.4286, label: "rising" },
+      { value: 3.9429, label: "rising" },
+      { value: 3.2857, label: "rising" },
     ]);
   });
 });
@@ -74,6 +79,7 @@ describe("the rank of a search row", () => {
       ["fresh hit", 1],
       ["missing game", 2],
       ["steady seller", 3],
+      ["thin past", 4],
     ]);
     expect(ranked(await list("/api/v1/demand-intent/searches/trending"))).toEqual([
       ["missing game", 2],
@@ -124,6 +130,7 @@ describe("parameters an endpoint does not take", () => {
     await refused("/api/v1/demand-intent/searches?game_id=981", "game_id");
     await refused("/api/v1/demand-intent/searches/conditions?console_id=1", "console_id");
     await refused("/api/v1/intelligence/101?limit=5", "limit");
+    await refused("/api/v1/intelligence/101/history?sort=volume", "sort");
     await refused("/api/v1/games/titles?period=7d", "period");
     await refused("/api/v1/games/game/101?period=7d", "period");
     await refused("/api/v1/games/title/Apple%20Quest?limit=1", "limit");

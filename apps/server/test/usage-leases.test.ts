@@ -27,33 +27,52 @@ const drain = async (store: UsageStore, org: number, quota: number, cost = 1) =>
 };
 
 describe("lease size", () => {
-  it("follows the last interval's spend, at most 1/32 of what is left, none near the cap", () => {
+  it("none when idle, else two intervals of recent spend, at least 100, at most 1/32 of what is left", () => {
     expect(leaseExtra(0, 10_000, 0, 1)).toBe(0);
-    expect(leaseExtra(50, 10_000, 0, 1)).toBe(50);
+    expect(leaseExtra(3, 10_000, 0, 1)).toBe(100);
+    expect(leaseExtra(120, 10_000, 0, 1)).toBe(240);
     expect(leaseExtra(5_000, 10_000, 0, 1)).toBe(312);
     expect(leaseExtra(50, 10_000, 9_970, 1)).toBe(0);
   });
 });
 
 describe("quota leases (hard-capped plans)", () => {
-  it("one server: a busy organization is served from its lease, and refused exactly at the quota", async () => {
+  it("one server: a busy organization is served from a lease, and refused exactly at the quota", async () => {
     const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
     const store = replica();
     try {
-      // A first interval counted one by one, then a lease sized on it.
-      for (let i = 0; i < 40; i++) expect((await store.consume(org, MONTH, 1, 1_000)).admitted).toBe(true);
+      // A first interval counted one by one, then leases.
+      for (let i = 0; i < 40; i++) expect((await store.consume(org, MONTH, 1, 10_000)).admitted).toBe(true);
       expect(await stored(org)).toBe(40);
       await store.flush();
-      expect((await store.consume(org, MONTH, 1, 1_000)).admitted).toBe(true);
-      // Reserved ahead: the row counts the lease, /me counts what was served.
-      expect(await stored(org)).toBe(41 + 29);
+      expect((await store.consume(org, MONTH, 1, 10_000)).admitted).toBe(true);
+      // Reserved ahead: the row counts the lease, /me what was served.
+      expect(await stored(org)).toBe(41 + 100);
       expect(await store.used(org, MONTH)).toBe(41);
-      const refusedAt = (await drain(store, org, 1_000)) + 41;
-      expect(refusedAt).toBe(1_000);
-      const refused = await store.consume(org, MONTH, 1, 1_000);
-      expect(refused).toEqual({ admitted: false, used: 1_000 });
+      const refusedAt = (await drain(store, org, 10_000)) + 41;
+      expect(refusedAt).toBe(10_000);
+      expect(await store.consume(org, MONTH, 1, 10_000)).toEqual({ admitted: false, used: 10_000 });
       await store.flush();
-      expect(await stored(org)).toBe(1_000);
+      expect(await stored(org)).toBe(10_000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("an organization idle for an interval gets its unspent units back in the row", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
+    const store = replica();
+    try {
+      await store.consume(org, MONTH, 1, 10_000);
+      await store.flush();
+      for (let i = 0; i < 3; i++) await store.consume(org, MONTH, 1, 10_000);
+      // 1 counted alone, then 1 + 100 reserved, of which 2 more spent.
+      expect(await stored(org)).toBe(102);
+      await store.flush(); // an interval with requests: the lease is kept
+      expect(await stored(org)).toBe(102);
+      await store.flush(); // an idle one: given back
+      expect(await stored(org)).toBe(4);
+      expect(await store.used(org, MONTH)).toBe(4);
     } finally {
       await store.close();
     }
@@ -79,7 +98,7 @@ describe("quota leases (hard-capped plans)", () => {
     const a = replica();
     const b = replica();
     try {
-      // Warm both: each now reserves about 100 units at a time.
+      // Warm both: each holds a lease.
       for (const store of [a, b]) {
         await Promise.all(Array.from({ length: 100 }, () => store.consume(org, MONTH, 1, quota)));
         await store.flush();
@@ -90,14 +109,19 @@ describe("quota leases (hard-capped plans)", () => {
       const admitted = 200 + results.filter((r) => r.admitted).length;
       expect(admitted).toBeLessThanOrEqual(quota);
       expect(await stored(org)).toBeLessThanOrEqual(quota);
-      // Leases given back: every unit not served is available again, to either server.
-      await a.flush();
-      await b.flush();
+      // Leases given back (two flushes: one interval with requests, one idle): every unit not
+      // served is available again, to either server.
+      for (let i = 0; i < 2; i++) {
+        await a.flush();
+        await b.flush();
+      }
       expect(await stored(org)).toBe(admitted);
       const rest = (await drain(a, org, quota)) + (await drain(b, org, quota));
       expect(admitted + rest).toBe(quota);
-      await a.flush();
-      await b.flush();
+      for (let i = 0; i < 2; i++) {
+        await a.flush();
+        await b.flush();
+      }
       expect(await stored(org)).toBe(quota);
     } finally {
       await a.close();
@@ -108,20 +132,20 @@ describe("quota leases (hard-capped plans)", () => {
   it("a crash loses no served unit: the row counts at least what was served, at most one lease more", async () => {
     const { organizationId: org } = await createTenant(db().pool, { plan: "starter" });
     const crashed = replica();
-    for (let i = 0; i < 60; i++) await crashed.consume(org, MONTH, 1, 250_000);
+    await crashed.consume(org, MONTH, 1, 250_000);
     await crashed.flush();
-    let served = 60;
-    for (let i = 0; i < 10; i++) if ((await crashed.consume(org, MONTH, 1, 250_000)).admitted) served += 1;
-    // The process dies here: no flush, no close. Its lease stays reserved.
+    let served = 1;
+    for (let i = 0; i < 70; i++) if ((await crashed.consume(org, MONTH, 1, 250_000)).admitted) served += 1;
+    // The process dies here: no flush, no close. Its lease stays reserved, counted as used.
     const row = await stored(org);
-    expect(row).toBeGreaterThanOrEqual(served);
-    expect(row - served).toBeLessThanOrEqual(60);
+    expect(served).toBe(71);
+    expect(row).toBeGreaterThan(served);
+    expect(row - served).toBeLessThanOrEqual(100);
     // A restarted server goes on from the row.
     const restarted = replica();
     try {
       expect(await restarted.used(org, MONTH)).toBe(row);
       expect((await restarted.consume(org, MONTH, 1, 250_000)).admitted).toBe(true);
-      await restarted.flush();
       expect(await stored(org)).toBe(row + 1);
     } finally {
       await restarted.close();

@@ -25,6 +25,19 @@ type Check = { kind: string; value?: unknown; inclusive?: boolean; regex?: RegEx
 
 const defOf = (schema: z.ZodTypeAny) => schema._def as Def;
 
+/** `quota_exceeded` → `QuotaExceeded`: component names. */
+export const pascal = (text: string) =>
+  text
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join("");
+
+/** A reference to a component of the document. */
+export const ref = (kind: "schemas" | "responses" | "headers" | "parameters", name: string) => ({
+  $ref: `#/components/${kind}/${name}`,
+});
+
 /** Adds `null` to a schema: a type array where there is one type, `anyOf` otherwise. */
 export const orNull = (schema: JsonSchema): JsonSchema => {
   if (typeof schema.type === "string" && !("$ref" in schema)) {

@@ -55,8 +55,8 @@ export const sortDescription = (values: readonly string[], byDefault: string | u
  */
 export const PARAMETERS: Record<string, string> = {
   period:
-    "Length of the window ending on `date`: `day` (that day only), `7d` (the 7 days up to it) or `30d` " +
-    "(the 30 days up to it).",
+    "How many days up to `date` the figures cover. `day`: that day only; `7d`: the 7 days ending on it; " +
+    "`30d`: the 30 days ending on it.",
   date:
     "Window-end date (UTC), `YYYY-MM-DD`. Omitted: the latest date computed for the period, echoed in " +
     "`meta.period_date`. A date without computed data is a 422 naming the dates available.",

@@ -11,8 +11,10 @@ case "$service" in
     data=/var/lib/postgresql/data
     if [ ! -s "$data/PG_VERSION" ]; then
       printf '%s\n' "$POSTGRES_PASSWORD" >/tmp/pwfile
+      # UTF8, as the official image (en_US.utf8) has: minbase has no locales, and initdb would
+      # otherwise pick SQL_ASCII, where ICU collations (the migrations use und-x-icu) do not exist.
       runuser -u postgres -- initdb -D "$data" -U "$POSTGRES_USER" --pwfile=/tmp/pwfile \
-        --auth-local=trust --auth-host=scram-sha-256 >/dev/null
+        --encoding=UTF8 --locale=C.UTF-8 --auth-local=trust --auth-host=scram-sha-256 >/dev/null
       rm -f /tmp/pwfile
       echo "host all all all scram-sha-256" >>"$data/pg_hba.conf"
       runuser -u postgres -- pg_ctl -D "$data" -w -o "-c listen_addresses=''" start >/dev/null

@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.js";
+import { BoundedMap, jsonWeight } from "../domain/cache/bounded-map.js";
 
 /**
  * A small per-app memo of analytics reads. A snapshot never changes once written (a re-rollup writes
@@ -10,25 +11,30 @@ export type ReadCache = {
   get<T>(key: string, ttlMs: number | null, load: () => Promise<T>): Promise<T>;
 };
 
-export const readCache = (clock: Clock, maxEntries = 5_000): ReadCache => {
-  const entries = new Map<string, { value: Promise<unknown>; expiresAt: number }>();
+/**
+ * JSON bytes kept per cache at most (pages of 100 rows are ~40 KB; their objects take a few times
+ * their JSON in the heap): hundreds of pages, not the thousands a count cap alone allowed.
+ */
+const MAX_BYTES = 8 * 1_048_576;
+
+export const readCache = (clock: Clock, maxEntries = 5_000, maxBytes = MAX_BYTES): ReadCache => {
+  const entries = new BoundedMap<string, { value: Promise<unknown>; expiresAt: number }>(
+    maxEntries,
+    maxBytes,
+  );
   return {
     get<T>(key: string, ttlMs: number | null, load: () => Promise<T>): Promise<T> {
       const now = clock.now();
+      // get() re-inserts: the order is the eviction order (least recently used first).
       const hit = entries.get(key);
-      if (hit && hit.expiresAt > now) {
-        // Re-inserted: the Map's order is the eviction order (least recently used first).
-        entries.delete(key);
-        entries.set(key, hit);
-        return hit.value as Promise<T>;
-      }
+      if (hit && hit.expiresAt > now) return hit.value as Promise<T>;
       const value = load();
-      entries.set(key, { value, expiresAt: ttlMs === null ? Number.POSITIVE_INFINITY : now + ttlMs });
-      value.catch(() => entries.delete(key));
-      if (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest !== undefined) entries.delete(oldest);
-      }
+      const entry = { value, expiresAt: ttlMs === null ? Number.POSITIVE_INFINITY : now + ttlMs };
+      entries.set(key, entry);
+      value.then(
+        (result) => entries.weigh(key, entry, jsonWeight(result)),
+        () => entries.delete(key),
+      );
       return value;
     },
   };

@@ -4,8 +4,11 @@ import { findSnapshot, type SnapshotRef, snapshotRuns } from "../data/snapshots.
 import type { Sql } from "../data/sql.js";
 import { describeRuns } from "../domain/analytics/day-runs.js";
 import { dayOf, type IsoDay } from "../domain/analytics/windows.js";
-import { ApiError, validationFailed } from "../errors.js";
+import { ApiError } from "../errors.js";
 import type { ReadCache } from "./read-cache.js";
+
+/** The newest runs of computed dates a 422 lists in `details.available_dates`. */
+const AVAILABLE_RUNS_LISTED = 100;
 
 /** Today (UTC) on the server's clock: no date after it is served or rolled up. */
 export const todayOf = (clock: Clock): IsoDay => dayOf(new Date(clock.now()));
@@ -33,11 +36,11 @@ export const resolveSnapshot = async (
     );
   const why =
     date !== undefined && date > today ? `is in the future (today is ${today} UTC)` : "has no computed data";
-  throw validationFailed(
-    "query",
-    "date",
-    `${why} for period ${period}; dates available: ${describeRuns(runs)}`,
-  );
+  const message = `${why} for period ${period}; dates available: ${describeRuns(runs)}`;
+  throw new ApiError("validation_failed", `Invalid query parameter date: ${message}`, {
+    issues: [{ location: "query", field: "date", message }],
+    available_dates: runs.slice(-AVAILABLE_RUNS_LISTED),
+  });
 };
 
 /**

@@ -1,9 +1,9 @@
 import { runCli } from "./run.js";
 
-// `pnpm gmi` runs the command in apps/server, but file arguments (`gmi import events.ndjson`) are
-// written from the repository's root, where the operator runs pnpm: pnpm passes it as INIT_CWD
-// (trusted only when pnpm started this very script; a child process inherits a stale INIT_CWD from
-// whatever pnpm ran its parent).
+// File arguments (`gmi import events.ndjson`) are meant from the repository's root, where the
+// operator runs `./scripts/pnpm gmi` (the root script runs this file there); `pnpm --filter
+// @gmi/server gmi` would run it in apps/server, so we go back to where pnpm was started (INIT_CWD,
+// trusted only when pnpm started this very script: a child process inherits a stale one).
 if (process.env.npm_lifecycle_event === "gmi" && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
 
 // Exit explicitly once the command is done: the WebAssembly schema engine leaves a timer behind

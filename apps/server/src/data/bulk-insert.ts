@@ -26,28 +26,17 @@ export const bulkInsert = async (
     : insertBatches(client, table, rows, options.batchSize ?? DEFAULT_BATCH, options.onConflict);
 
 /**
- * COPY of rows already in COPY text format (`copyLine`), handed over as they were gathered: a
- * caller that encodes each row as it arrives keeps one string per row instead of its values.
+ * COPY of rows already encoded in the binary format (a `BinaryCopyEncoder`'s blocks, its end
+ * included): a caller that encodes each row as it arrives keeps bytes instead of values.
  */
-export const copyEncoded = async (
+export const copyBinaryBlocks = async (
   client: pg.PoolClient | pg.Client,
   table: Table,
-  lines: readonly string[],
+  blocks: readonly Buffer[],
 ): Promise<void> => {
   const columns = table.columns.map((c) => `"${c.name}"`).join(", ");
-  const sink = client.query(copyFrom(`COPY "${table.name}" (${columns}) FROM STDIN`));
-  function* blocks() {
-    let block = "";
-    for (const line of lines) {
-      block += line;
-      if (block.length >= COPY_BLOCK) {
-        yield block;
-        block = "";
-      }
-    }
-    if (block) yield block;
-  }
-  await pipeline(Readable.from(blocks()), sink);
+  const sink = client.query(copyFrom(`COPY "${table.name}" (${columns}) FROM STDIN WITH (FORMAT binary)`));
+  await pipeline(Readable.from(blocks), sink);
 };
 
 /**

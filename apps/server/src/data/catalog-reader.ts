@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.js";
+import { BoundedMap, jsonWeight } from "../domain/cache/bounded-map.js";
 import type { ConsoleRow, GameRow } from "../domain/catalog/records.js";
 import type { PageRequest } from "../domain/pagination/page.js";
 import type { Listed, SlugRow, TitleRow } from "./catalog.js";
@@ -32,7 +33,7 @@ export type CatalogReader = {
  */
 export const catalogReader = (
   sql: Sql,
-  options: { ttlMs: number; clock: Clock; maxEntries?: number },
+  options: { ttlMs: number; clock: Clock; maxEntries?: number; maxBytes?: number },
 ): CatalogReader => {
   const direct: CatalogReader = {
     listTitles: (request) => listTitles(sql, request),
@@ -45,7 +46,10 @@ export const catalogReader = (
   };
   if (options.ttlMs <= 0) return direct;
   const maxEntries = options.maxEntries ?? 5_000;
-  const entries = new Map<string, { until: number; value: Promise<unknown> }>();
+  const entries = new BoundedMap<string, { until: number; value: Promise<unknown> }>(
+    maxEntries,
+    options.maxBytes ?? 8 * 1_048_576,
+  );
   const memo =
     <Args extends unknown[], R>(name: string, read: (...args: Args) => Promise<R>) =>
     (...args: Args): Promise<R> => {
@@ -53,15 +57,14 @@ export const catalogReader = (
       const now = options.clock.now();
       const hit = entries.get(key);
       if (hit && hit.until > now) return hit.value as Promise<R>;
-      if (entries.size >= maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest !== undefined) entries.delete(oldest);
-      }
       const value = read(...args);
-      entries.delete(key);
-      entries.set(key, { until: now + options.ttlMs, value });
-      // A failed read is not remembered: the next request tries again.
-      value.catch(() => entries.delete(key));
+      const entry = { until: now + options.ttlMs, value };
+      entries.set(key, entry);
+      // Weighed once read; a failed read is not remembered: the next request tries again.
+      value.then(
+        (result) => entries.weigh(key, entry, jsonWeight(result)),
+        () => entries.delete(key),
+      );
       return value;
     };
   return {

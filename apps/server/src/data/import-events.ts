@@ -1,13 +1,21 @@
 import type pg from "pg";
 import type { RedirectRecord, SearchRecord, WatchRecord } from "../domain/import/parse-line.js";
-import { bulkInsert, copyEncoded, type Row, type Table } from "./bulk-insert.js";
+import { bulkInsert, copyBinaryBlocks, type Row, type Table } from "./bulk-insert.js";
+import { BinaryCopyEncoder } from "./copy-binary.js";
 
 export type EventRecord = RedirectRecord | WatchRecord | SearchRecord;
 /** A validated event with its dedupe key (domain/import/event-key.ts). */
 export type KeyedEvent<R extends EventRecord = EventRecord> = { key: string; record: R };
 export type WriteCounts = { inserted: number; updated: number };
 
-type EventTable<R extends EventRecord> = Table & { values(event: KeyedEvent<R>): Row };
+/**
+ * An event table: its columns, an event's values in their order (INSERTs on the embedded
+ * database), and the same values written into a binary COPY row.
+ */
+type EventTable<R extends EventRecord> = Table & {
+  values(event: KeyedEvent<R>): Row;
+  write(out: BinaryCopyEncoder, event: KeyedEvent<R>): void;
+};
 
 const REDIRECTS: EventTable<RedirectRecord> = {
   name: "redirect_events",
@@ -21,6 +29,15 @@ const REDIRECTS: EventTable<RedirectRecord> = {
     { name: "device", type: "text" },
   ],
   values: ({ key, record: r }) => [key, r.gameId, r.userId, r.occurredAt, r.day, r.condition, r.device],
+  write: (out, { key, record: r }) => {
+    out.uuid("event_key", key);
+    out.int("game_id", r.gameId);
+    out.text("user_id", r.userId);
+    out.timestamptz("occurred_at", r.occurredAt);
+    out.date("day", r.day);
+    out.text("condition", r.condition);
+    out.text("device", r.device);
+  },
 };
 const WATCHES: EventTable<WatchRecord> = {
   name: "watch_events",
@@ -33,6 +50,14 @@ const WATCHES: EventTable<WatchRecord> = {
     { name: "condition", type: "text" },
   ],
   values: ({ key, record: w }) => [key, w.gameId, w.userId, w.createdAt, w.removedAt, w.condition],
+  write: (out, { key, record: w }) => {
+    out.uuid("event_key", key);
+    out.int("game_id", w.gameId);
+    out.text("user_id", w.userId);
+    out.timestamptz("created_at", w.createdAt);
+    out.timestamptz("removed_at", w.removedAt);
+    out.text("condition", w.condition);
+  },
 };
 const SEARCHES: EventTable<SearchRecord> = {
   name: "search_events",
@@ -64,6 +89,20 @@ const SEARCHES: EventTable<SearchRecord> = {
     s.gameId,
     s.consoleId,
   ],
+  write: (out, { key, record: s }) => {
+    out.uuid("event_key", key);
+    out.text("raw_query", s.rawQuery);
+    out.text("query", s.query);
+    out.text("user_id", s.userId);
+    out.timestamptz("occurred_at", s.occurredAt);
+    out.date("day", s.day);
+    out.text("source", s.source);
+    out.text("device", s.device);
+    out.int("result_count", s.resultCount);
+    out.text("condition", s.condition);
+    out.int("game_id", s.gameId);
+    out.int("console_id", s.consoleId);
+  },
 };
 
 export const EVENT_TABLES = { redirect: REDIRECTS, watch: WATCHES, search: SEARCHES } as const;
@@ -71,11 +110,45 @@ export const EVENT_TABLES = { redirect: REDIRECTS, watch: WATCHES, search: SEARC
 const UNIQUE_VIOLATION = "23505";
 
 /**
- * One batch of events of one type, as the importer gathered it: each row already in COPY text
- * format (PostgreSQL), or as values (the embedded database, which has no COPY). Holding one string
- * per row rather than its parsed record keeps an import's memory small.
+ * One batch of events of one type, as the importer gathers it: encoded at once into binary COPY
+ * blocks (PostgreSQL), or kept as values (the embedded database, which has no COPY). Holding bytes
+ * rather than parsed records or text keeps an import's memory small, and the server reads binary
+ * timestamps, dates and UUIDs without parsing their text.
  */
-export type EventBatch = { type: EventRecord["type"]; count: number; lines: string[]; rows: Row[] };
+export class EventBatch {
+  count = 0;
+  readonly blocks: Buffer[] = [];
+  readonly rows: Row[] = [];
+  private readonly encoder: BinaryCopyEncoder | null;
+  private readonly table: EventTable<EventRecord>;
+
+  constructor(
+    readonly type: EventRecord["type"],
+    copy: boolean,
+  ) {
+    this.encoder = copy ? new BinaryCopyEncoder(COPY_BLOCK) : null;
+    this.table = EVENT_TABLES[type] as unknown as EventTable<EventRecord>;
+  }
+
+  add(event: KeyedEvent): void {
+    this.count += 1;
+    if (this.encoder === null) {
+      this.rows.push(this.table.values(event));
+      return;
+    }
+    this.encoder.beginRow(this.table.columns.length);
+    this.table.write(this.encoder, event);
+    const full = this.encoder.takeFullBlock();
+    if (full) this.blocks.push(full);
+  }
+
+  /** Ends the COPY data; no row may be added after. */
+  close(): void {
+    if (this.encoder) this.blocks.push(this.encoder.end());
+  }
+}
+
+const COPY_BLOCK = 64 * 1024;
 
 /**
  * Writes one batch inside the caller's transaction, storing no event twice (the unique
@@ -94,7 +167,7 @@ export const writeEvents = async (
   if (options.copy) {
     await client.query("SAVEPOINT gmi_import_batch");
     try {
-      await copyEncoded(client, table, batch.lines);
+      await copyBinaryBlocks(client, table, batch.blocks);
       await client.query("RELEASE SAVEPOINT gmi_import_batch");
       return { inserted: batch.count, updated: 0 };
     } catch (error) {
@@ -121,7 +194,7 @@ const merge = async (client: pg.PoolClient, batch: EventBatch, options: { copy: 
   );
   await client.query(`TRUNCATE ${stage}`);
   const staged: Table = { name: stage, columns: table.columns };
-  if (options.copy) await copyEncoded(client, staged, batch.lines);
+  if (options.copy) await copyBinaryBlocks(client, staged, batch.blocks);
   else await bulkInsert(client, staged, batch.rows, { copy: false });
   let updated = 0;
   let order = "";

@@ -5,7 +5,12 @@ import { memoryLimiterStore } from "../domain/limits/store.js";
 import { redisLimiterStore } from "./redis-limiter.js";
 
 export type FailoverOptions = {
-  /** A shared-store call slower than this counts as a failure (the request must not wait on it). */
+  /**
+   * A shared-store call slower than this counts as a failure (the request must not wait on it).
+   * Default 1 s: a refused connection fails at once anyway, and a busy machine (2 cores under
+   * load) can take a few hundred milliseconds to answer without Redis being down; failing over
+   * then would make the limits per replica for no outage.
+   */
   timeoutMs?: number;
   /** After a failure, calls go to the fallback for this long before the shared store is tried again. */
   retryMs?: number;
@@ -43,7 +48,7 @@ export const failoverLimiterStore = (
   fallback: LimiterStore,
   options: FailoverOptions,
 ): LimiterStore & { healthy(): boolean } => {
-  const timeoutMs = options.timeoutMs ?? 250;
+  const timeoutMs = options.timeoutMs ?? 1_000;
   const retryMs = options.retryMs ?? 1_000;
   const now = options.now ?? Date.now;
   let downSince: number | null = null;

@@ -1,5 +1,5 @@
 import type { Lease } from "../domain/limits/lease.js";
-import { LEASE_DIVISOR, MAX_LEASE } from "../domain/limits/lease.js";
+import { LEASE_DIVISOR, leaseTarget } from "../domain/limits/lease.js";
 import type { UsageStore } from "../domain/limits/usage.js";
 import type { Sql } from "./sql.js";
 import { prepared } from "./sql.js";
@@ -33,10 +33,11 @@ const split = (key: string): { org: number; month: string } => {
  * Monthly usage in usage_months, the durable ledger. Hard-capped plans (Free, Starter) are charged
  * against quota leases: units reserved in PostgreSQL before they are spent (a reservation counts
  * as used at once, so no server, and no two servers together, can admit past the quota), spent
- * from memory, the unspent rest given back at every flush. An organization's lease is about what it
- * spent in the last interval, so a busy one costs about one reservation and one release a second
- * instead of a write per request; idle organizations and every request near the cap are counted
- * one by one. Uncapped charges (Enterprise, and Pro whose overage is billed) are buffered in memory
+ * from memory, the unspent rest given back at the first flush after an interval without requests.
+ * An organization active in the last interval gets a lease of about two intervals of its recent
+ * spend, at least MIN_LEASE units, never more than 1/32 of what is left: a reservation every couple
+ * of seconds at most instead of a write per request. Its first requests, and every request near the
+ * cap, are counted one by one. Uncapped charges (Enterprise, and Pro whose overage is billed) are buffered in memory
  * and added every `flushMs` in one statement. What a crash can lose: docs/operations.md.
  */
 export const pgUsageStore = (
@@ -58,13 +59,15 @@ export const pgUsageStore = (
   };
 
   const flush = async () => {
-    // Leases end here: their unspent units go back, the next reservation is sized on this interval.
+    // The lease of an organization idle for a whole interval ends: its unspent units go back.
     for (const [k, lease] of leases) {
-      if (lease.left > 0) unspent.set(k, (unspent.get(k) ?? 0) + lease.left);
-      lease.left = 0;
+      if (lease.spent === 0 && !lease.pending) {
+        if (lease.left > 0) unspent.set(k, (unspent.get(k) ?? 0) + lease.left);
+        leases.delete(k);
+        continue;
+      }
       lease.recent = lease.spent;
       lease.spent = 0;
-      if (lease.recent === 0 && !lease.pending) leases.delete(k);
     }
     const added = pending;
     const released = unspent;
@@ -124,7 +127,7 @@ export const pgUsageStore = (
   ): Promise<{ refused: number | null }> => {
     const run = () =>
       sql.query<{ before: string; granted: string | null }>(
-        prepared(RESERVE, [org, month, need, quota, Math.min(MAX_LEASE, lease.recent)]),
+        prepared(RESERVE, [org, month, need, quota, leaseTarget(lease.recent)]),
       );
     let result = await run();
     if (result.rows.length === 0) {

@@ -49,9 +49,10 @@ export const startEmbeddedPostgres = async (dataDir: string): Promise<EmbeddedPo
 
 /**
  * Imported only when needed: the container image leaves PGlite out (a production server always has
- * DATABASE_URL), and there its absence must read as a configuration error, not a stack trace.
+ * DATABASE_URL), and there its absence must read as a configuration error, not a stack trace. Also
+ * called before anything is written under DATA_DIR (open.ts), which the image's root cannot take.
  */
-const loadPglite = async () => {
+export const loadPglite = async () => {
   try {
     const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
       import("@electric-sql/pglite"),

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { embeddedUrl, startEmbeddedPostgres } from "./embedded.js";
+import { embeddedUrl, loadPglite, startEmbeddedPostgres } from "./embedded.js";
 import { claimDataDir, type OwnerInfo, type Ownership } from "./embedded-owner.js";
 
 export type Database = {
@@ -93,6 +93,7 @@ type Embedded = { url: string; ownership?: Ownership; sharedWith?: OwnerInfo; st
 const openEmbedded = async (options: DatabaseOptions): Promise<Embedded> => {
   const role = options.role ?? "cli";
   const command = options.command ?? (role === "server" ? "the GMI server" : "a gmi command");
+  await loadPglite();
   const deadline = Date.now() + STARTING_WAIT_MS;
   for (;;) {
     const claim = await claimDataDir(options.dataDir, { role, command });

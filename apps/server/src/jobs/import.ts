@@ -4,9 +4,8 @@ import { PassThrough, type Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import type pg from "pg";
 import { type Clock, systemClock } from "../clock.js";
-import { copyLine } from "../data/bulk-insert.js";
 import { upsertConsoles, upsertGames } from "../data/catalog-import.js";
-import { EVENT_TABLES, type EventBatch, type EventRecord, writeEvents } from "../data/import-events.js";
+import { EventBatch, type EventRecord, writeEvents } from "../data/import-events.js";
 import type { Database } from "../db/open.js";
 import { dayOf } from "../domain/analytics/windows.js";
 import { type Admission, refusal } from "../domain/import/admit.js";
@@ -74,8 +73,6 @@ export class ImportAborted extends Error {
 }
 
 type EventType = EventRecord["type"];
-type Row = readonly unknown[];
-const emptyBatch = (type: EventType): EventBatch => ({ type, count: 0, lines: [], rows: [] });
 
 /**
  * One file's load on one connection, inside its transaction: lines are validated as they come and
@@ -92,11 +89,7 @@ class Loader {
   removalsRecorded = 0;
   private consoles: ConsoleRecord[] = [];
   private games: GameRecord[] = [];
-  private events: Record<EventType, EventBatch> = {
-    redirect: emptyBatch("redirect"),
-    watch: emptyBatch("watch"),
-    search: emptyBatch("search"),
-  };
+  private events: Record<EventType, EventBatch>;
   private writing: Promise<void> | null = null;
 
   constructor(
@@ -106,7 +99,13 @@ class Loader {
     private readonly knownGames: Set<number>,
     private readonly maxErrors: number,
     private readonly onReject: (error: LineError) => void,
-  ) {}
+  ) {
+    this.events = {
+      redirect: new EventBatch("redirect", copy),
+      watch: new EventBatch("watch", copy),
+      search: new EventBatch("search", copy),
+    };
+  }
 
   /** Takes one line; returns a promise to wait for when the line filled a batch. */
   take(text: string, line: number): Promise<void> | undefined {
@@ -137,16 +136,10 @@ class Loader {
     await this.writing;
   }
 
-  /** The event, keyed, goes into its batch as a COPY line (or as values on the embedded database). */
+  /** The event, keyed, goes into its batch (encoded for COPY at once). */
   private addEvent(record: EventRecord): Promise<void> | undefined {
     const batch = this.events[record.type];
-    const values = (EVENT_TABLES[record.type].values as (e: { key: string; record: EventRecord }) => Row)({
-      key: eventKey(record),
-      record,
-    });
-    if (this.copy) batch.lines.push(copyLine(values));
-    else batch.rows.push(values);
-    batch.count += 1;
+    batch.add({ key: eventKey(record), record });
     return batch.count >= EVENT_BATCH ? this.flushEvents(record.type) : undefined;
   }
 
@@ -173,9 +166,9 @@ class Loader {
   private flushEvents(type: EventType): Promise<void> {
     const batch = this.events[type];
     if (batch.count === 0) return Promise.resolve();
-    this.events[type] = emptyBatch(type);
-    // Games of this file first: their lines may come later than the first events, and a rebuild
-    // reads them; written in file order, the catalog is in place whatever the order of the lines.
+    batch.close();
+    this.events[type] = new EventBatch(type, this.copy);
+    // The catalog lines read so far go first: writes keep the file's order.
     const catalog = this.flushCatalog();
     return catalog.then(() =>
       this.enqueue(async () => {

@@ -13,14 +13,17 @@ import {
 } from "../data/idempotency.js";
 import type { Sql } from "../data/sql.js";
 import { type RouteEntry, routeKey } from "../domain/auth/scope-table.js";
+import { decide } from "../domain/idempotency/decide.js";
 import { fingerprint } from "../domain/idempotency/fingerprint.js";
 import {
   HEARTBEAT_MS,
   MAX_HOLD_MS,
   outcomeOf,
   PURGE_INTERVAL_MS,
+  RETENTION_MS,
   storedHeadersOf,
 } from "../domain/idempotency/policy.js";
+import { storedMemo } from "../domain/idempotency/stored-memo.js";
 import { meter, rateLimitHeaders } from "../domain/limits/meter.js";
 import type { LimiterStore } from "../domain/limits/store.js";
 import type { UsageStore } from "../domain/limits/usage.js";
@@ -38,6 +41,8 @@ type HeldKey = {
   prepaid: boolean;
   /** Records that this request's units are charged (the batch handler calls it before any work). */
   markPaid(): Promise<void>;
+  /** The request's fingerprint, kept with its stored answer. */
+  fingerprint: string;
 };
 
 declare module "fastify" {
@@ -87,6 +92,7 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
       ),
     );
     app.decorateRequest("idempotency", null);
+    const stored = storedMemo();
 
     /** Answers that do no work: one unit of the rate windows, nothing of the monthly quota. */
     const chargeRateWindows = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -119,6 +125,7 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
         heartbeat,
         settled: false,
         prepaid: paid.prepaid,
+        fingerprint: paid.fingerprint,
         markPaid: () => (paid.prepaid ? Promise.resolve() : markPaid(sql, claim, paid.fingerprint)),
       };
     };
@@ -154,12 +161,12 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
             : request.url.slice(queryAt + 1),
         body: request.body,
       });
-      const result = await claimKey(sql, {
-        organizationId: authOf(request).organization.id,
-        key,
-        fingerprint: print,
-        now: clock.now(),
-      });
+      const organizationId = authOf(request).organization.id;
+      // An answer this server stored: replayed (or refused as a reuse) without a round trip.
+      const kept = stored.get(organizationId, key, clock.now());
+      const result = kept
+        ? decide(kept, print, clock.now())
+        : await claimKey(sql, { organizationId, key, fingerprint: print, now: clock.now() });
       if (result.kind === "claimed") {
         if (result.takenOver) request.log.warn({ idempotency_key: key }, "idempotency key reclaimed");
         request.idempotency = hold(request, result.claim, { fingerprint: print, prepaid: result.prepaid });
@@ -169,6 +176,7 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
       }
       await chargeRateWindows(request, reply);
       if (result.kind === "replay") return replay(reply, result.response);
+      if (result.kind === "process") throw new Error("a stored record decided to process");
       if (result.kind === "conflict") {
         throw new ApiError(
           "idempotency_conflict",
@@ -197,7 +205,14 @@ export const idempotencyPlugin = globalPlugin<IdempotencyPluginOptions>(
         if (outcomeOf(status) === "store" && (typeof payload === "string" || Buffer.isBuffer(payload))) {
           const body = typeof payload === "string" ? Buffer.from(payload) : payload;
           const headers = storedHeadersOf(reply.getHeaders());
-          if (!(await storeResponse(sql, held.claim, { status, headers, body }, clock.now()))) {
+          const now = clock.now();
+          if (await storeResponse(sql, held.claim, { status, headers, body }, now)) {
+            stored.set(held.claim.organizationId, held.claim.key, {
+              fingerprint: held.fingerprint,
+              expiresAt: now + RETENTION_MS,
+              response: { status, headers, body },
+            });
+          } else {
             request.log.warn("idempotency key taken over before the response was stored");
           }
         } else {

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Clock } from "../clock.js";
 import type { DataVersion } from "../data/data-version.js";
+import { BoundedMap } from "../domain/cache/bounded-map.js";
 import { authOf } from "../plugins/auth.js";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -39,14 +40,17 @@ type Entry = { body: unknown; json: string; until: number; version: string | nul
  * maxAgeMs as long as the data has not changed: data changes show within about ttlMs either way,
  * and the long tail of a skewed mix (thousands of distinct URLs, each asked now and then) is not
  * rebuilt every second. A cursor that expires is honoured up to the answer's age longer. ttlMs 0: off.
+ * Bounded by count and by bytes (bench:soak): a count cap alone let large pages hold hundreds of MB.
  */
 export const responseCache = (
   clock: Clock,
   ttlMs: number,
-  options: { maxEntries?: number; revalidation?: Revalidation } = {},
+  options: { maxEntries?: number; maxBytes?: number; revalidation?: Revalidation } = {},
 ): ResponseCache => {
-  const maxEntries = options.maxEntries ?? 10_000;
-  const entries = new Map<string, Entry>();
+  const entries = new BoundedMap<string, Entry>(
+    options.maxEntries ?? 10_000,
+    options.maxBytes ?? 16 * 1_048_576,
+  );
   const { revalidation } = options;
   return async <Body>(request: FastifyRequest, reply: Reply, build: () => Promise<Body>) => {
     if (ttlMs <= 0) return build();
@@ -69,12 +73,8 @@ export const responseCache = (
         version: settled ? version.value : null,
         expires: now + (revalidation?.maxAgeMs ?? ttlMs),
       };
-      entries.delete(key);
-      if (entries.size >= maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest !== undefined) entries.delete(oldest);
-      }
-      entries.set(key, entry);
+      // The body object is kept beside its JSON: about twice the JSON's bytes.
+      entries.set(key, entry, entry.json.length * 2);
     }
     // Fastify would serialize the body again: hand it the kept serialization instead.
     const { json } = entry;

@@ -3,10 +3,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 /**
- * No Docker engine runs in CI, so the image is proven by running its build script into a scratch
- * folder (scripts/deploy/smoke.sh). That proof only holds while the Dockerfile builds through the
- * very same script and starts the very same entry points: this keeps the two in step, and the
- * operations page in step with the configuration.
+ * CI builds the image with podman and runs it (scripts/deploy/image-check.sh), and also runs its
+ * build script into a scratch folder (scripts/deploy/smoke.sh, seconds, no containers). Both prove
+ * the image only while the Dockerfile builds through that very script and starts the very same
+ * entry points: this keeps them in step, and the operations page in step with the configuration.
  */
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const read = (file: string) => readFileSync(`${root}${file}`, "utf8");

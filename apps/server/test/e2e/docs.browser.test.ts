@@ -138,7 +138,7 @@ describe.skipIf(!haveChromium)("the API reference at /docs, in Chromium", () => 
     expect(text).not.toContain("demandIntent");
     await page.getByText("Liquidity profile of one game", { exact: true }).first().click();
     await expect
-      .poll(async () => (await visibleText(page)).includes("Length of the window ending on"), {
+      .poll(async () => (await visibleText(page)).includes("How many days up to"), {
         timeout: 15_000,
       })
       .toBe(true);

@@ -45,6 +45,13 @@ process.once("exit", () => {
   for (const stop of started) stop();
 });
 
+const onPath = (command: string) =>
+  (process.env.PATH ?? "").split(path.delimiter).some((dir) => existsSync(path.join(dir, command)));
+
+/** Whether this machine can run the fault tests' own servers (CI installs both). */
+export const canRunRedis = onPath("redis-server");
+export const canRunPostgres = existsSync("/usr/lib/postgresql");
+
 /** A redis-server of the test's own on a free port, without persistence. */
 export const startRedis = async () => {
   const port = await freePort();

@@ -7,7 +7,7 @@ import { pgUsageStore } from "../../src/data/usage.js";
 import { bearer, testConfig } from "../helpers/app.js";
 import { useTestDatabase } from "../helpers/setup.js";
 import { createTenant, createTestPlan } from "../helpers/tenant.js";
-import { startRedis, waitFor } from "./processes.js";
+import { canRunRedis, startRedis, waitFor } from "./processes.js";
 
 /**
  * Redis killed under a running app and started again (a redis-server of the test's own): the app
@@ -29,6 +29,7 @@ let usage: ReturnType<typeof pgUsageStore>;
 let key: string;
 
 beforeAll(async () => {
+  if (!canRunRedis) return;
   redisServer = await startRedis();
   redis = new Redis(redisServer.url, { maxRetriesPerRequest: 2 });
   const config = testConfig({ LOG_LEVEL: "info" });
@@ -59,7 +60,7 @@ afterAll(async () => {
 const get = () => app.inject({ url: "/api/v1/games/titles?limit=1", headers: bearer(key) });
 const messages = () => lines.map((l) => l.msg);
 
-describe("Redis down", () => {
+describe.skipIf(!canRunRedis)("Redis down", () => {
   it("fails open to per-replica windows: no 5xx, one log line, /readyz degraded, and recovers by itself", async () => {
     expect((await get()).statusCode).toBe(200);
     expect((await redis.keys("gmi:rl:*")).length).toBeGreaterThan(0);
@@ -72,8 +73,8 @@ describe("Redis down", () => {
     // Still limited, by this replica's own windows.
     expect(during.every((r) => r.headers["x-ratelimit-limit"] === "100000")).toBe(true);
     for (let i = 0; i < 20; i++) expect((await get()).statusCode).toBe(200);
-    // Bounded: the shared store is given 250 ms, then skipped for a second at a time.
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Bounded: the shared store is given 1 s, then skipped for a second at a time.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(messages().filter((m) => m.startsWith("redis unreachable"))).toHaveLength(1);
     const ready = await app.inject({ url: "/readyz" });
     expect(ready.statusCode).toBe(200);

@@ -75,7 +75,14 @@ export const ErrorDetailsSchemas = {
     status: z.string(),
   }),
   not_found: z.object({ resource: z.string(), id: z.union([z.string(), z.number()]).optional() }),
-  validation_failed: z.object({ issues: z.array(ValidationIssueSchema).min(1) }),
+  validation_failed: z.object({
+    issues: z.array(ValidationIssueSchema).min(1),
+    /**
+     * On a `date` without computed data: the computed dates of the period as runs of consecutive
+     * days (`first`..`last`, both `YYYY-MM-DD`, oldest first, the newest 100 runs), gaps shown.
+     */
+    available_dates: z.array(z.object({ first: z.string(), last: z.string() })).optional(),
+  }),
   idempotency_conflict: z.object({ idempotency_key: z.string(), retry_after: z.number().int() }),
   idempotency_key_reuse: z.object({ idempotency_key: z.string() }),
   method_not_allowed: z.object({ allowed: z.array(z.string()) }),

@@ -22,6 +22,8 @@ export const HistoryQuerySchema = z
     from: IsoDateSchema.optional(),
     to: IsoDateSchema.optional(),
   })
+  // Strict like every query schema (common/params.ts): an unknown parameter is a 422 naming it.
+  .strict()
   .superRefine((query, ctx) => {
     if (!query.from || !query.to) return;
     const days = spanDays(query.from, query.to);

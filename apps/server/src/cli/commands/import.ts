@@ -82,7 +82,9 @@ export const importCommand = async (args: string[], ctx: ImportContext) => {
         {
           maxErrors,
           onReject: (e) => {
-            if (!ctx.json) ctx.io.stderr(`${file}:${e.line}: ${e.reason}\n`);
+            // On a terminal the line first clears the progress bar it would otherwise run into.
+            const clear = process.stderr.isTTY ? "\r\x1b[K" : "";
+            if (!ctx.json) ctx.io.stderr(`${clear}${file}:${e.line}: ${e.reason}\n`);
           },
         },
       );

@@ -9,6 +9,13 @@ describe("momentum = (7-day count / 7) ÷ (count of the 23 days before / 23)", (
     expect(momentum({ recent7d: 5, last30d: 5 })).toEqual({ value: null, label: "unknown" });
   });
 
+  it("needs 5 events in the baseline: 3 this week against 1 before is no trend", () => {
+    expect(momentum({ recent7d: 3, last30d: 4 })).toEqual({ value: null, label: "unknown" });
+    expect(momentum({ recent7d: 3, last30d: 7 })).toEqual({ value: null, label: "unknown" });
+    // 23·3 / (7·5) = 1.9714.
+    expect(momentum({ recent7d: 3, last30d: 8 })).toEqual({ value: 1.9714, label: "rising" });
+  });
+
   it("is 1 and steady for an even pace: 7 in 7 days, 23 in the 23 before", () => {
     expect(momentum({ recent7d: 7, last30d: 30 })).toEqual({ value: 1, label: "steady" });
   });

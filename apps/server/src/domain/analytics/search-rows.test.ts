@@ -214,16 +214,14 @@ describe("search rows: orders on many ties", () => {
   while (queries.size < 2_000) {
     const text = Array.from({ length: 1 + next(5) }, () => alphabet[next(alphabet.length)]).join("");
     const searchCount = 1 + next(8);
+    const distinctUsers = 1 + next(searchCount);
+    const zeroResultCount = next(2) * next(searchCount + 1);
+    const searches7d = next(3);
+    // A baseline of 0..8 searches: about half reach the momentum minimum of 5.
+    const searches30d = searches7d + next(9);
     queries.set(
       text,
-      query({
-        query: text,
-        searchCount,
-        distinctUsers: 1 + next(searchCount),
-        zeroResultCount: next(2) * next(searchCount + 1),
-        searches7d: next(3),
-        searches30d: next(4),
-      }),
+      query({ query: text, searchCount, distinctUsers, zeroResultCount, searches7d, searches30d }),
     );
   }
   const scored = scoreSearchScope(0, [...queries.values()], { unmetMinSearches: 5 });

@@ -17,10 +17,15 @@ const field = (value: string | number | null): string => {
   return `${Buffer.byteLength(text)}:${text}`;
 };
 
-const asUuid = (text: string): string => {
-  const hex = hash("sha256", text, "hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+/** `field` of a text known to be ASCII (numbers, instants, enum values): its length is its size. */
+const asciiField = (value: string | number | null): string => {
+  if (value === null) return "-";
+  const text = typeof value === "number" ? String(value) : value;
+  return `${text.length}:${text}`;
 };
+
+/** A UUID as its 32 hex digits (PostgreSQL reads them without dashes too). */
+const asUuid = (text: string): string => hash("sha256", text, "hex").slice(0, 32);
 
 /** What the key is computed over: the line's own id, or the fields that make the event what it is. */
 export const eventKeySource = (record: RedirectRecord | WatchRecord | SearchRecord): string => {
@@ -28,27 +33,32 @@ export const eventKeySource = (record: RedirectRecord | WatchRecord | SearchReco
   switch (record.type) {
     case "redirect":
       return (
-        field(record.gameId) +
+        asciiField(record.gameId) +
         field(record.userId) +
-        field(record.occurredAt) +
-        field(record.condition) +
-        field(record.device)
+        asciiField(record.occurredAt) +
+        asciiField(record.condition) +
+        asciiField(record.device)
       );
     case "watch":
       // Not removed_at: a later export of the same alert, now removed, is the same alert in a later
       // state (the importer records its removal), not a second alert.
-      return field(record.gameId) + field(record.userId) + field(record.createdAt) + field(record.condition);
+      return (
+        asciiField(record.gameId) +
+        field(record.userId) +
+        asciiField(record.createdAt) +
+        asciiField(record.condition)
+      );
     case "search":
       return (
         field(record.rawQuery) +
         field(record.userId) +
-        field(record.occurredAt) +
-        field(record.source) +
-        field(record.device) +
-        field(record.resultCount) +
-        field(record.condition) +
-        field(record.gameId) +
-        field(record.consoleId)
+        asciiField(record.occurredAt) +
+        asciiField(record.source) +
+        asciiField(record.device) +
+        asciiField(record.resultCount) +
+        asciiField(record.condition) +
+        asciiField(record.gameId) +
+        asciiField(record.consoleId)
       );
   }
 };
