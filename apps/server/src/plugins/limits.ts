@@ -22,13 +22,6 @@ declare module "fastify" {
 }
 
 /**
- * Routes that cost nothing: /me, so that a customer stopped by a limit can still see their usage
- * and when it resets (never a 429 or 402 there). They still need a valid key, and their headers
- * report the minute window (onSend below).
- */
-const FREE_ROUTES = new Set(["account.me"]);
-
-/**
  * Metering, attached to contract routes at registration. Ordinary routes are charged one unit at
  * onRequest, right after authentication and before validation: a 422 is a request served and
  * counts (rate windows and monthly quota alike), which keeps the cost known before any work and
@@ -68,7 +61,9 @@ export const limitsPlugin = globalPlugin<MeterDeps & { routes: Map<string, Route
     app.addHook("onRoute", (route) => {
       const entry = contractEntryOf(routes, route);
       if (!entry) return;
-      if (FREE_ROUTES.has(entry.name)) return;
+      // Free routes (`metadata.metered: false` in the contract: /me, so a customer stopped by a limit
+      // can still see their usage) still need a valid key; their headers come from onSend above.
+      if (!entry.metered) return;
       if (entry.batch) {
         appendHook(route, "preHandler", async (request: FastifyRequest, reply: FastifyReply) => {
           // An idempotent retry of a request whose units were charged and never answered.

@@ -1,7 +1,8 @@
 import type { RouteMetadata } from "@gmi/contract";
 import { listRoutes } from "@gmi/contract";
 
-export type RouteEntry = { name: string; scope: RouteMetadata["scope"]; batch: boolean };
+/** `metered`: false for a route that costs no unit (`/me`), from the contract's route metadata. */
+export type RouteEntry = { name: string; scope: RouteMetadata["scope"]; batch: boolean; metered: boolean };
 
 /** `GET /api/v1/games/game/:id`: the key Fastify's routeOptions (method, url) give us back. */
 export const routeKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
@@ -17,6 +18,7 @@ export const buildRouteTable = (): Map<string, RouteEntry> => {
       name,
       scope: route.metadata.scope,
       batch: route.metadata.element !== undefined,
+      metered: route.metadata.metered !== false,
     });
   }
   return table;
