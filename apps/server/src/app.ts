@@ -24,6 +24,7 @@ import { errorsPlugin, protocolErrorHandler, toApiError } from "./plugins/errors
 import type { ReadinessCheck } from "./plugins/health.js";
 import { healthPlugin } from "./plugins/health.js";
 import { idempotencyPlugin } from "./plugins/idempotency.js";
+import { jsonBodyPlugin } from "./plugins/json-body.js";
 import { limitsPlugin } from "./plugins/limits.js";
 import type { Metrics } from "./plugins/metrics.js";
 import { createMetrics, databaseMetricsSources, metricsPlugin } from "./plugins/metrics.js";
@@ -114,6 +115,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     deps.keyLookup ?? cachedKeyLookup((hash) => findKeyByHash(deps.sql, hash), clock, config.authCacheTtlMs);
 
   await app.register(errorsPlugin, { bodyLimit: config.bodyLimitBytes });
+  await app.register(jsonBodyPlugin);
   await app.register(requestContextPlugin, { logger: deps.logger });
   await app.register(corsPlugin, { origins: config.corsOrigins });
   // Counts every response (errors and 404s included) from its final status and error code.

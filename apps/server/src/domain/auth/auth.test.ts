@@ -104,10 +104,12 @@ describe("route table", () => {
       name: "account.me",
       scope: null,
       batch: false,
+      metered: false,
     });
     expect(table.get(routeKey("POST", "/api/v1/intelligence/batch"))).toMatchObject({
       scope: "intelligence.read",
       batch: true,
+      metered: true,
     });
     expect(table.get(routeKey("GET", "/api/v1/games/game/:id"))?.scope).toBe("games.read");
   });
