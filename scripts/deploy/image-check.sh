@@ -361,7 +361,13 @@ for i in $(seq 1 "$replicas"); do
     gmi_db_pool_connections
 done
 for i in $(seq 1 "$replicas"); do
-  served="$(podman logs "$prefix-server-$i" 2>/dev/null | grep -c '"route":"/api/v1/' || true)"
+  # The request log is written in batches, at least once a second: give it a few seconds to land.
+  served=0
+  for _ in $(seq 1 10); do
+    served="$(podman logs "$prefix-server-$i" 2>/dev/null | grep -c '"route":"/api/v1/' || true)"
+    [ "$served" -gt 0 ] && break
+    sleep 0.5
+  done
   [ "$served" -gt 0 ] || fail "replica $i served no API request through the proxy"
 done
 say "the same smoke through the shared port; /metrics hidden there and served by each replica; both replicas served"
