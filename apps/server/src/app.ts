@@ -73,7 +73,9 @@ export const createLogger = (
 
 /**
  * Builds the app without listening (server.ts listens). Plugins are registered here and only here,
- * in the order a request meets them: errors, request id and log line, auth, limits, then routes.
+ * in the order a request meets them: errors, JSON body bound, request id and log line, CORS,
+ * metrics, auth, idempotency, limits, then health, documents, the dashboard and the contract's
+ * routes (docs/architecture.md).
  * The instance is returned before `ready()`, so a test may add routes of its own.
  */
 export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
