@@ -103,7 +103,10 @@ describe("gmi beside a server on the embedded database", () => {
     again.child.kill("SIGKILL");
     await again.exited;
     const restarted = await start();
-    expect(restarted.output()).toMatch(/cleared the embedded database's lock left by a killed process/);
+    // A log line, not the banner: the log is written in batches, at least once a second.
+    await expect
+      .poll(() => restarted.output(), { timeout: 5_000 })
+      .toMatch(/cleared the embedded database's lock left by a killed process/);
     const listed = await gmi("orgs", "list", "--json");
     expect(listed.json().organizations.map((o: { name: string }) => o.name)).toContain("Before the kill");
 
