@@ -8,13 +8,32 @@ export type EventRecord = RedirectRecord | WatchRecord | SearchRecord;
 export type KeyedEvent<R extends EventRecord = EventRecord> = { key: string; record: R };
 export type WriteCounts = { inserted: number; updated: number };
 
+type EventColumnType = "uuid" | "int" | "text" | "timestamptz" | "date";
+
 /**
- * An event table: its columns, an event's values in their order (INSERTs on the embedded
- * database), and the same values written into a binary COPY row.
+ * An event table: its columns and an event's values in their order, which go into INSERTs on the
+ * embedded database and, encoded by column type, into binary COPY rows (`writeRow`).
  */
-type EventTable<R extends EventRecord> = Table & {
+type EventTable<R extends EventRecord> = {
+  name: string;
+  columns: ReadonlyArray<{ name: string; type: EventColumnType }>;
   values(event: KeyedEvent<R>): Row;
-  write(out: BinaryCopyEncoder, event: KeyedEvent<R>): void;
+};
+
+type Encode = (out: BinaryCopyEncoder, column: string, value: never) => void;
+const ENCODE: Record<EventColumnType, Encode> = {
+  uuid: (out, column, value: string | null) => out.uuid(column, value),
+  int: (out, column, value: number | null) => out.int(column, value),
+  text: (out, column, value: string | null) => out.text(column, value),
+  timestamptz: (out, column, value: string | null) => out.timestamptz(column, value),
+  date: (out, column, value: string | null) => out.date(column, value),
+};
+
+/** One binary COPY row from an event's values, each field encoded as its column's type. */
+const writeRow = (out: BinaryCopyEncoder, table: EventTable<EventRecord>, values: Row) => {
+  for (const [i, column] of table.columns.entries()) {
+    ENCODE[column.type](out, column.name, values[i] as never);
+  }
 };
 
 const REDIRECTS: EventTable<RedirectRecord> = {
@@ -29,15 +48,6 @@ const REDIRECTS: EventTable<RedirectRecord> = {
     { name: "device", type: "text" },
   ],
   values: ({ key, record: r }) => [key, r.gameId, r.userId, r.occurredAt, r.day, r.condition, r.device],
-  write: (out, { key, record: r }) => {
-    out.uuid("event_key", key);
-    out.int("game_id", r.gameId);
-    out.text("user_id", r.userId);
-    out.timestamptz("occurred_at", r.occurredAt);
-    out.date("day", r.day);
-    out.text("condition", r.condition);
-    out.text("device", r.device);
-  },
 };
 const WATCHES: EventTable<WatchRecord> = {
   name: "watch_events",
@@ -50,14 +60,6 @@ const WATCHES: EventTable<WatchRecord> = {
     { name: "condition", type: "text" },
   ],
   values: ({ key, record: w }) => [key, w.gameId, w.userId, w.createdAt, w.removedAt, w.condition],
-  write: (out, { key, record: w }) => {
-    out.uuid("event_key", key);
-    out.int("game_id", w.gameId);
-    out.text("user_id", w.userId);
-    out.timestamptz("created_at", w.createdAt);
-    out.timestamptz("removed_at", w.removedAt);
-    out.text("condition", w.condition);
-  },
 };
 const SEARCHES: EventTable<SearchRecord> = {
   name: "search_events",
@@ -89,20 +91,6 @@ const SEARCHES: EventTable<SearchRecord> = {
     s.gameId,
     s.consoleId,
   ],
-  write: (out, { key, record: s }) => {
-    out.uuid("event_key", key);
-    out.text("raw_query", s.rawQuery);
-    out.text("query", s.query);
-    out.text("user_id", s.userId);
-    out.timestamptz("occurred_at", s.occurredAt);
-    out.date("day", s.day);
-    out.text("source", s.source);
-    out.text("device", s.device);
-    out.int("result_count", s.resultCount);
-    out.text("condition", s.condition);
-    out.int("game_id", s.gameId);
-    out.int("console_id", s.consoleId);
-  },
 };
 
 export const EVENT_TABLES = { redirect: REDIRECTS, watch: WATCHES, search: SEARCHES } as const;
@@ -137,7 +125,7 @@ export class EventBatch {
       return;
     }
     this.encoder.beginRow(this.table.columns.length);
-    this.table.write(this.encoder, event);
+    writeRow(this.encoder, this.table, this.table.values(event));
     const full = this.encoder.takeFullBlock();
     if (full) this.blocks.push(full);
   }
