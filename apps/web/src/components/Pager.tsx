@@ -21,6 +21,32 @@ export const Pager = (props: {
   );
 };
 
+type SnapshotPageMeta = {
+  period_date: string;
+  pagination: { mode: "page"; page: number; last_page: number; total: number } | { mode: "cursor" };
+};
+
+/** Under a snapshot list: which date the figures are of, and the pager when paging by number. */
+export const SnapshotFooter = ({
+  meta,
+  onPage,
+}: {
+  meta: SnapshotPageMeta;
+  onPage: (page: number) => void;
+}) => (
+  <>
+    <p className="meta">Data of {meta.period_date}</p>
+    {meta.pagination.mode === "page" ? (
+      <Pager
+        page={meta.pagination.page}
+        lastPage={meta.pagination.last_page}
+        total={meta.pagination.total}
+        onPage={onPage}
+      />
+    ) : null}
+  </>
+);
+
 export const Loading = ({ what }: { what: string }) => (
   <p className="loading" role="status">
     Loading {what}…

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { Empty, Loading, Pager } from "../components/Pager.js";
+import { Empty, Loading, SnapshotFooter } from "../components/Pager.js";
 import { formatCount, formatPrice } from "../format.js";
 import { hrefOf } from "../route.js";
 import { useCall } from "../use-call.js";
@@ -127,15 +127,7 @@ export const Leaderboard = () => {
               </tbody>
             </table>
           </div>
-          <p className="meta">Data of {rows.data.meta.period_date}</p>
-          {rows.data.meta.pagination.mode === "page" ? (
-            <Pager
-              page={rows.data.meta.pagination.page}
-              lastPage={rows.data.meta.pagination.last_page}
-              total={rows.data.meta.pagination.total}
-              onPage={setPage}
-            />
-          ) : null}
+          <SnapshotFooter meta={rows.data.meta} onPage={setPage} />
         </>
       ) : null}
     </section>

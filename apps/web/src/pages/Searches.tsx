@@ -1,7 +1,7 @@
 import type { Page } from "@gmi/sdk";
 import { useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { Empty, Loading, Pager } from "../components/Pager.js";
+import { Empty, Loading, SnapshotFooter } from "../components/Pager.js";
 import { formatCount, formatShare } from "../format.js";
 import { useCall } from "../use-call.js";
 import { PeriodSelect, type PeriodValue } from "./Leaderboard.js";
@@ -85,15 +85,7 @@ export const Searches = ({ kind }: { kind: "trending" | "unmet" }) => {
               </tbody>
             </table>
           </div>
-          <p className="meta">Data of {rows.data.meta.period_date}</p>
-          {rows.data.meta.pagination.mode === "page" ? (
-            <Pager
-              page={rows.data.meta.pagination.page}
-              lastPage={rows.data.meta.pagination.last_page}
-              total={rows.data.meta.pagination.total}
-              onPage={setPage}
-            />
-          ) : null}
+          <SnapshotFooter meta={rows.data.meta} onPage={setPage} />
         </>
       ) : null}
     </section>
