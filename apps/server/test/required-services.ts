@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { CHROMIUM } from "./helpers/chromium.js";
 
 /**
  * Vitest global setup of the integration project. On a developer machine a suite whose service is
@@ -8,7 +9,7 @@ import { existsSync } from "node:fs";
 const REQUIRED_IN_CI: ReadonlyArray<{ what: string; present: () => boolean }> = [
   { what: "TEST_DATABASE_URL (PostgreSQL)", present: () => Boolean(process.env.TEST_DATABASE_URL) },
   { what: "TEST_REDIS_URL (Redis)", present: () => Boolean(process.env.TEST_REDIS_URL) },
-  { what: "/usr/bin/chromium (Debian's Chromium)", present: () => existsSync("/usr/bin/chromium") },
+  { what: `${CHROMIUM} (Debian's Chromium)`, present: () => existsSync(CHROMIUM) },
 ];
 
 export function setup(): void {

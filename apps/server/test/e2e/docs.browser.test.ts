@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page } from "playwright-core";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../helpers/app.js";
 import { startTestApp } from "../helpers/app.js";
+import { CHROMIUM, launchChromium } from "../helpers/chromium.js";
 import { useTestDatabase } from "../helpers/setup.js";
 
 /**
@@ -16,7 +16,6 @@ import { useTestDatabase } from "../helpers/setup.js";
  * (never `playwright install`: no browser download). Without Chromium the test is skipped on a
  * developer machine and fails in CI, which installs it (.ci/run).
  */
-const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACT = fileURLToPath(new URL("../../../../test-artifacts/docs.png", import.meta.url));
 const haveChromium = existsSync(CHROMIUM);
 
@@ -50,21 +49,7 @@ describe.skipIf(!haveChromium)("the API reference at /docs, in Chromium", () => 
     server = await startTestApp(db().pool);
     base = await server.app.listen({ host: "127.0.0.1", port: 0 });
     userDataDir = await mkdtemp(path.join(tmpdir(), "gmi-chromium-"));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1440, height: 900 },
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    context = await launchChromium(userDataDir, { width: 1440, height: 900 });
     page = context.pages()[0] ?? (await context.newPage());
     page.on("request", (request) => {
       const url = request.url();

@@ -3,9 +3,10 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RealServer, startRealServer } from "../../../../packages/sdk/test/e2e/real-server.js";
+import { CHROMIUM, launchChromium } from "../../../server/test/helpers/chromium.js";
 
 /**
  * The built dashboard, served by the real server at /app, in Debian's Chromium (playwright-core,
@@ -13,7 +14,6 @@ import { type RealServer, startRealServer } from "../../../../packages/sdk/test/
  * own (TEST_DATABASE_URL) with the demo marketplace it generates on first start. Screenshots land
  * in test-artifacts/dashboard/ for a reviewer to open.
  */
-const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = fileURLToPath(new URL("../../../../test-artifacts/dashboard/", import.meta.url));
 const DIST = fileURLToPath(new URL("../../dist/index.html", import.meta.url));
 const haveChromium = existsSync(CHROMIUM);
@@ -39,21 +39,7 @@ describe.skipIf(!haveChromium)("the dashboard in Chromium against the real serve
     // The first start rolls up only the latest date; ten dates give the history charts a line.
     await server.gmi(["rollup", "--days", "10"]);
     userDataDir = await mkdtemp(path.join(tmpdir(), "gmi-web-chromium-"));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 860 },
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    context = await launchChromium(userDataDir, { width: 1280, height: 860 });
     page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(15_000);
     page.on("request", (request) => {
