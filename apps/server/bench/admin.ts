@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import pg from "pg";
 
 /** The PostgreSQL admin URL the benches create and drop their own databases with. */
@@ -12,4 +13,18 @@ export const adminQuery = async (sql: string) => {
   } finally {
     await client.end();
   }
+};
+
+/** A database of the bench's own on the admin server (`prefix_<random>`): its name, URL and drop. */
+export const createBenchDatabase = async (prefix: string) => {
+  if (!adminUrl) throw new Error("Set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL admin URL)");
+  const name = `${prefix}_${randomBytes(4).toString("hex")}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
 };

@@ -33,7 +33,7 @@ import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { memoryLimiterStore } from "../src/domain/limits/store.js";
 import { seedDemo } from "../src/jobs/seed-demo.js";
 import { batchedLineWriter } from "../src/logging/line-writer.js";
-import { adminQuery, adminUrl } from "./admin.js";
+import { adminUrl, createBenchDatabase } from "./admin.js";
 
 /**
  * `server`: which app answers: as in production, without its response cache (every answer built
@@ -122,12 +122,10 @@ const runLoad = () =>
 
 const main = async () => {
   if (!adminUrl) throw new Error("Set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL admin URL)");
-  const name = `gmi_bench_${randomBytes(4).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  await migrate(url.toString());
-  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
+  const scratch = await createBenchDatabase("gmi_bench");
+  const { name } = scratch;
+  await migrate(scratch.url);
+  const db = await openDatabase({ databaseUrl: scratch.url, dataDir: "" });
   const redis = env.BENCH_REDIS_URL ? new Redis(env.BENCH_REDIS_URL) : null;
   try {
     await ensurePlans(db.pool);
@@ -298,7 +296,7 @@ const main = async () => {
   } finally {
     redis?.disconnect();
     await db.close();
-    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await scratch.drop();
   }
 };
 

@@ -27,7 +27,6 @@
  * databases), BENCH_KEEP=1 to keep them.
  */
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createReadStream, createWriteStream, existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -44,7 +43,7 @@ import { migrate } from "../src/db/migrate.js";
 import { eventKey } from "../src/domain/import/event-key.js";
 import { parseLine } from "../src/domain/import/parse-line.js";
 import { lineChunks } from "../src/jobs/import.js";
-import { adminQuery, adminUrl } from "./admin.js";
+import { adminUrl, createBenchDatabase } from "./admin.js";
 import { backendCpuMs } from "./backend-cpu.js";
 import { writeDemoFile } from "./import-file.js";
 
@@ -122,12 +121,9 @@ const prepareFiles = async () => {
 };
 
 const newDatabase = async (label: string) => {
-  const name = `gmi_bench_import_${label}_${randomBytes(3).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl as string);
-  url.pathname = `/${name}`;
-  await migrate(url.toString());
-  return { name, url: url.toString() };
+  const scratch = await createBenchDatabase(`gmi_bench_import_${label}`);
+  await migrate(scratch.url);
+  return scratch;
 };
 
 const withClient = async <T>(url: string, work: (c: pg.Client) => Promise<T>) => {
@@ -239,8 +235,8 @@ const main = async () => {
     );
   } finally {
     if (process.env.BENCH_KEEP !== "1") {
-      await adminQuery(`DROP DATABASE IF EXISTS ${raw.name} WITH (FORCE)`);
-      await adminQuery(`DROP DATABASE IF EXISTS ${imp.name} WITH (FORCE)`);
+      await raw.drop();
+      await imp.drop();
     }
   }
 };

@@ -22,7 +22,7 @@ import { openDatabase } from "../src/db/open.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { seedDemo } from "../src/jobs/seed-demo.js";
 import { prng } from "../test/fuzz/hostile.js";
-import { adminQuery, adminUrl } from "./admin.js";
+import { adminUrl, createBenchDatabase } from "./admin.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -112,15 +112,12 @@ const requestMaker = (keys: string[], seed: number) => {
 
 const main = async () => {
   if (!adminUrl) throw new Error("Set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL admin URL)");
-  const name = `gmi_soak_${randomBytes(4).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createBenchDatabase("gmi_soak");
   let server: ReturnType<typeof spawn> | null = null;
   const metricsToken = randomBytes(16).toString("hex");
   try {
-    await migrate(url.toString());
-    const db = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
+    await migrate(scratch.url);
+    const db = await openDatabase({ databaseUrl: scratch.url, dataDir: "" });
     await ensurePlans(db.pool);
     await seedDemo(db, DEFAULT_SCORING, { scale: "small", seed: 1, endDate: "2026-11-20", rollupDays: 1 });
     await db.pool.query("ANALYZE");
@@ -154,7 +151,7 @@ const main = async () => {
       env: {
         ...process.env,
         NODE_ENV: "production",
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: scratch.url,
         ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
         PORT: "0",
         HOST: "127.0.0.1",
@@ -254,7 +251,7 @@ const main = async () => {
     console.log(flat ? "RSS flat within ±20% after warm-up" : "RSS NOT flat within ±20% after warm-up");
   } finally {
     server?.kill("SIGKILL");
-    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await scratch.drop();
   }
 };
 

@@ -40,7 +40,7 @@ import { openDatabase } from "../src/db/open.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { billingMonth } from "../src/domain/limits/windows.js";
 import { seedDemo } from "../src/jobs/seed-demo.js";
-import { adminQuery, adminUrl } from "./admin.js";
+import { adminQuery, adminUrl, createBenchDatabase } from "./admin.js";
 import {
   ANSWER_HEADER,
   type Answer,
@@ -235,13 +235,10 @@ const main = async () => {
   if (!adminUrl) throw new Error("Set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL admin URL)");
   if (!redisUrl)
     throw new Error("Set BENCH_REDIS_URL or TEST_REDIS_URL (the server counts its windows in Redis)");
-  const name = `gmi_traffic_${randomBytes(4).toString("hex")}`;
+  const scratch = await createBenchDatabase("gmi_traffic");
+  const { name, url: databaseUrl } = scratch;
   const redisPrefix = `gmi:bench:${name}:`;
   const work = mkdtempSync(path.join(tmpdir(), "gmi-traffic-"));
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
   const redis = new Redis(redisUrl);
   const stats = new pg.Client({ connectionString: adminUrl });
   await stats.connect();
@@ -466,7 +463,7 @@ const main = async () => {
     for await (const batch of stream) if ((batch as string[]).length) await redis.del(...(batch as string[]));
     redis.disconnect();
     rmSync(work, { recursive: true, force: true });
-    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await scratch.drop();
   }
 };
 
