@@ -1,5 +1,3 @@
-import { scoringOf } from "../../analytics/scoring.js";
-import { todayOf } from "../../analytics/snapshot.js";
 import { systemClock } from "../../clock.js";
 import { loadConfig } from "../../config.js";
 import { countEvents } from "../../data/contents.js";
@@ -11,6 +9,8 @@ import { DEMO_SCALES, type DemoScale, demoEventCount } from "../../domain/demo/g
 import type { ImportReport } from "../../jobs/import.js";
 import { FutureDateRefused, rollupDates } from "../../jobs/rollup.js";
 import { seedDemo } from "../../jobs/seed-demo.js";
+import { scoringOf } from "../../reads/scoring.js";
+import { todayOf } from "../../reads/snapshot.js";
 import { openCliDatabase } from "../database.js";
 import { CliError, type CliIo, parseFlags, positiveInt } from "../io.js";
 import { progressBar } from "../progress.js";
