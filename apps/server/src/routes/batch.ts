@@ -3,14 +3,14 @@ import { contract, IntelligenceBatchElementSchema, SignalsBatchElementSchema } f
 import { initServer } from "@ts-rest/fastify";
 import type { FastifyRequest } from "fastify";
 import type { ZodTypeAny, z } from "zod";
-import { profileMemo } from "../analytics/profile-memo.js";
-import { batchRowOf, loadProfiles, signalsOf } from "../analytics/profiles.js";
-import { type ReadCache, readCache } from "../analytics/read-cache.js";
-import { scoringOf } from "../analytics/scoring.js";
-import { cachedSnapshot } from "../analytics/snapshot.js";
 import { buildItems, idsOf, summarize } from "../domain/batch/items.js";
 import { batchRequests, parseElements } from "../domain/batch/requests.js";
 import { authOf } from "../plugins/auth.js";
+import { profileMemo } from "../reads/profile-memo.js";
+import { batchRowOf, loadProfiles, signalsOf } from "../reads/profiles.js";
+import { type ReadCache, readCache } from "../reads/read-cache.js";
+import { scoringOf } from "../reads/scoring.js";
+import { cachedSnapshot } from "../reads/snapshot.js";
 import type { RouteDeps } from "./context.js";
 
 const s = initServer();

@@ -2,11 +2,11 @@ import { contract, type ListQuerySchema } from "@gmi/contract";
 import { initServer } from "@ts-rest/fastify";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { searchPage } from "../analytics/lists.js";
-import { gameConditions, marketConditions } from "../analytics/profiles.js";
-import { type ReadCache, readCache } from "../analytics/read-cache.js";
-import { cachedSnapshot } from "../analytics/snapshot.js";
 import type { SearchSort } from "../domain/analytics/to-contract.js";
+import { searchPage } from "../reads/lists.js";
+import { gameConditions, marketConditions } from "../reads/profiles.js";
+import { type ReadCache, readCache } from "../reads/read-cache.js";
+import { cachedSnapshot } from "../reads/snapshot.js";
 import type { RouteDeps } from "./context.js";
 import { snapshotListPage } from "./snapshot-list.js";
 

@@ -1,11 +1,11 @@
 import { contract } from "@gmi/contract";
 import { initServer } from "@ts-rest/fastify";
-import { gameHistory } from "../analytics/history.js";
-import { leaderboardPage } from "../analytics/lists.js";
-import { listingRecommendation, profileOf } from "../analytics/profiles.js";
-import { readCache } from "../analytics/read-cache.js";
-import { scoringOf } from "../analytics/scoring.js";
-import { cachedSnapshot, todayOf } from "../analytics/snapshot.js";
+import { gameHistory } from "../reads/history.js";
+import { leaderboardPage } from "../reads/lists.js";
+import { listingRecommendation, profileOf } from "../reads/profiles.js";
+import { readCache } from "../reads/read-cache.js";
+import { scoringOf } from "../reads/scoring.js";
+import { cachedSnapshot, todayOf } from "../reads/snapshot.js";
 import { intelligenceBatch } from "./batch.js";
 import type { RouteDeps } from "./context.js";
 import { snapshotListPage } from "./snapshot-list.js";

@@ -1,12 +1,12 @@
 import type { ListQuerySchema } from "@gmi/contract";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { cursorDate, type Placed, positionOf, scopeOf } from "../analytics/lists.js";
-import type { ReadCache } from "../analytics/read-cache.js";
-import { cachedSnapshot } from "../analytics/snapshot.js";
 import type { Listed } from "../data/catalog.js";
 import type { SnapshotRef } from "../data/snapshots.js";
 import type { PageRequest } from "../domain/pagination/page.js";
+import { cursorDate, type Placed, positionOf, scopeOf } from "../reads/lists.js";
+import type { ReadCache } from "../reads/read-cache.js";
+import { cachedSnapshot } from "../reads/snapshot.js";
 import type { RouteDeps } from "./context.js";
 import { paginated } from "./context.js";
 
