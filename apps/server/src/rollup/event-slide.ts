@@ -1,11 +1,11 @@
 import { PERIODS } from "@gmi/contract";
 import type pg from "pg";
+import type { Sql } from "../data/sql.js";
+import { type KeyedNumbers, readKeyedNumbers, withDateLiteral } from "../db/copy/copy-out.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
 import { type SlidableSnapshots, slidableSnapshots } from "./cell-versions.js";
-import { type KeyedNumbers, readKeyedNumbers, withDateLiteral } from "./copy-out.js";
 import { returningTo } from "./event-cells.js";
 import { type SumRow, sumColumn } from "./event-sums.js";
-import type { Sql } from "./sql.js";
 
 /**
  * The redirect and search-condition sums of a rollup of D (event-sums.ts), slid by a day from the

@@ -1,6 +1,6 @@
 import type { Period } from "@gmi/contract";
+import type { Sql } from "../data/sql.js";
 import { addDays, type IsoDay } from "../domain/analytics/windows.js";
-import type { Sql } from "./sql.js";
 
 /**
  * Versions of the event cells. Every rebuild of a family's cells is logged in

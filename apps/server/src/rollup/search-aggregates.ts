@@ -1,6 +1,7 @@
 import type { Period } from "@gmi/contract";
 import { PERIODS } from "@gmi/contract";
 import type pg from "pg";
+import { readKeyedNumbers, withDateLiteral } from "../db/copy/copy-out.js";
 import type { QueryAggregate } from "../domain/analytics/search-rows.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
 import { firstIn, inRollupSession, readByKeysOnly, WINDOW } from "./analytics-aggregates.js";
@@ -9,7 +10,6 @@ import {
   type SlidableSnapshots,
   slidableSnapshots,
 } from "./cell-versions.js";
-import { readKeyedNumbers, withDateLiteral } from "./copy-out.js";
 import { returningTo } from "./event-cells.js";
 
 /**

@@ -1,7 +1,7 @@
 import type pg from "pg";
+import type { Sql } from "../data/sql.js";
 import { addDays, type IsoDay } from "../domain/analytics/windows.js";
 import { type Family, logRebuild } from "./cell-versions.js";
-import type { Sql } from "./sql.js";
 
 /**
  * Rebuilds the daily event cells (schema.prisma, "Daily event cells") of the days the triggers
