@@ -16,11 +16,12 @@
 import { randomBytes } from "node:crypto";
 import { migrate } from "../src/db/migrate.js";
 import { openDatabase } from "../src/db/open.js";
+import { SNAPSHOT_ROW_TABLES } from "../src/db/tables/snapshot-rows.js";
 import { seedDemo } from "../src/demo/seed.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { addDays } from "../src/domain/analytics/windows.js";
 import { rollupDate } from "../src/rollup/rollup-dates.js";
-import { deleteSnapshots, SNAPSHOT_ROW_TABLES } from "../src/rollup/snapshot-writer.js";
+import { deleteSnapshots } from "../src/rollup/snapshot-writer.js";
 import { adminQuery, adminUrl } from "./admin.js";
 
 const env = process.env;
@@ -33,7 +34,7 @@ const BARE_SQL = `
 SELECT game_id, COUNT(*) AS redirects, COUNT(DISTINCT user_id) AS users
 FROM redirect_events WHERE day BETWEEN $1::date - 29 AND $1::date GROUP BY game_id`;
 
-const SNAPSHOT_TABLES = ["snapshots", ...SNAPSHOT_ROW_TABLES].join(", ");
+const SNAPSHOT_TABLES = ["snapshots", ...SNAPSHOT_ROW_TABLES.map((table) => table.name)].join(", ");
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
