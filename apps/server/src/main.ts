@@ -1,8 +1,6 @@
 import type { PlanSlug } from "@gmi/contract";
 import { PLAN_SLUGS, SCOPES } from "@gmi/contract";
 import { Redis } from "ioredis";
-import { scoringOf } from "./analytics/scoring.js";
-import { todayOf } from "./analytics/snapshot.js";
 import { buildApp, createLogger } from "./app.js";
 import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -19,6 +17,8 @@ import { addDays, dayOf } from "./domain/analytics/windows.js";
 import { memoryLimiterStore } from "./domain/limits/store.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { createMetrics, databaseMetricsSources } from "./plugins/metrics.js";
+import { scoringOf } from "./reads/scoring.js";
+import { todayOf } from "./reads/snapshot.js";
 import { rollupDates } from "./rollup/rollup-dates.js";
 import { startRollupScheduler } from "./rollup/scheduler.js";
 import { closeOnSignals, listen } from "./server.js";

@@ -1,5 +1,3 @@
-import { scoringOf } from "../../analytics/scoring.js";
-import { todayOf } from "../../analytics/snapshot.js";
 import { systemClock } from "../../clock.js";
 import { loadConfig } from "../../config.js";
 import { countEvents } from "../../data/contents.js";
@@ -10,6 +8,8 @@ import { seedDemo } from "../../demo/seed.js";
 import type { ScoringConfig } from "../../domain/analytics/weights.js";
 import { addDays, dayOf, type IsoDay } from "../../domain/analytics/windows.js";
 import type { ImportReport } from "../../jobs/import.js";
+import { scoringOf } from "../../reads/scoring.js";
+import { todayOf } from "../../reads/snapshot.js";
 import { FutureDateRefused, rollupDates } from "../../rollup/rollup-dates.js";
 import { openCliDatabase } from "../database.js";
 import { CliError, type CliIo, parseFlags, positiveInt } from "../io.js";
