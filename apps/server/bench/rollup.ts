@@ -7,7 +7,7 @@
  * a forced rerun, and in full (no previous date computed).
  *
  * The import includes what the importer does for the rollup: rebuilding the daily event cells of the
- * days it loaded (data/event-cells.ts), so the import rate is the whole cost of loading.
+ * days it loaded (rollup/event-cells.ts), so the import rate is the whole cost of loading.
  *
  * Env: BENCH_DATABASE_URL or TEST_DATABASE_URL (an admin URL; the bench creates and drops its own
  * database), BENCH_EVENTS, BENCH_ROUNDS, BENCH_KEEP=1 to keep the database, BENCH_REUSE_DB=name to
