@@ -6,7 +6,7 @@ import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import type { Config } from "./config.js";
 import { readDataVersion, trackVersion } from "./data/data-version.js";
-import { findKeyByHash } from "./data/keys.js";
+import { findKeyByHash, findKeysByHash } from "./data/keys.js";
 import type { Sql } from "./data/sql.js";
 import type { KeyLookup } from "./domain/auth/key-cache.js";
 import { cachedKeyLookup } from "./domain/auth/key-cache.js";
@@ -114,7 +114,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
 
   const lookup =
-    deps.keyLookup ?? cachedKeyLookup((hash) => findKeyByHash(deps.sql, hash), clock, config.authCacheTtlMs);
+    deps.keyLookup ??
+    cachedKeyLookup((hash) => findKeyByHash(deps.sql, hash), clock, config.authCacheTtlMs, {
+      lookupMany: (hashes) => findKeysByHash(deps.sql, hashes),
+      onError: (error) => deps.logger.warn({ err: error }, "api key read-ahead failed"),
+    });
 
   await app.register(errorsPlugin, { bodyLimit: config.bodyLimitBytes });
   await app.register(jsonBodyPlugin);
