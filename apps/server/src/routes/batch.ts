@@ -1,7 +1,6 @@
 import type { Period } from "@gmi/contract";
 import { contract, IntelligenceBatchElementSchema, SignalsBatchElementSchema } from "@gmi/contract";
 import { initServer } from "@ts-rest/fastify";
-import type { FastifyRequest } from "fastify";
 import type { ZodTypeAny, z } from "zod";
 import { profileMemo } from "../analytics/profile-memo.js";
 import { batchRowOf, loadProfiles, signalsOf } from "../analytics/profiles.js";
@@ -9,8 +8,7 @@ import { type ReadCache, readCache } from "../analytics/read-cache.js";
 import { scoringOf } from "../analytics/scoring.js";
 import { cachedSnapshot } from "../analytics/snapshot.js";
 import { buildItems, idsOf, summarize } from "../domain/batch/items.js";
-import { batchRequests, parseElements } from "../domain/batch/requests.js";
-import { authOf } from "../plugins/auth.js";
+import { parseElements } from "../domain/batch/requests.js";
 import type { RouteDeps } from "./context.js";
 
 const s = initServer();
@@ -25,20 +23,18 @@ const batchReads = (deps: RouteDeps): BatchReads => ({
 });
 
 /**
- * The two batch endpoints differ only in their element and in what a found game becomes. Metering
- * (one unit per element) and the Idempotency-Key are handled before this runs (plugins/limits.ts,
- * plugins/idempotency.ts); the batch is answered from one snapshot, resolved once.
+ * The two batch endpoints differ only in their element and in what a found game becomes. The
+ * batch admission ran before this (plugins/batch-admission.ts): `requests` is an array of 1 to
+ * max_batch_size elements, charged one unit each, its Idempotency-Key settled. The batch is
+ * answered from one snapshot, resolved once.
  */
 const answerBatch = async <S extends ZodTypeAny, Data>(
   deps: RouteDeps,
   reads: BatchReads,
-  input: { request: FastifyRequest; query: { period: Period; date?: string | undefined }; body: unknown },
+  input: { query: { period: Period; date?: string | undefined }; requests: readonly unknown[] },
   element: { schema: S; idOf: (element: z.output<S>) => number; found: (profile: Profile) => Data },
 ) => {
-  const requests = batchRequests(input.body, authOf(input.request).plan.max_batch_size);
-  // From here the units are spent: a retry after a crash or a 5xx must not pay them again.
-  await input.request.idempotency?.markPaid();
-  const elements = parseElements(requests, element.schema, element.idOf);
+  const elements = parseElements(input.requests, element.schema, element.idOf);
   const snapshot = await cachedSnapshot(
     reads.cache,
     deps.sql,
@@ -64,11 +60,11 @@ const answerBatch = async <S extends ZodTypeAny, Data>(
 
 export const intelligenceBatch = (deps: RouteDeps) => {
   const reads = batchReads(deps);
-  return s.route(contract.intelligence.batch, async ({ request, query, body }) =>
+  return s.route(contract.intelligence.batch, async ({ query, body }) =>
     answerBatch(
       deps,
       reads,
-      { request, query, body },
+      { query, requests: body.requests },
       {
         schema: IntelligenceBatchElementSchema,
         idOf: (e) => ("game_id" in e ? e.game_id : e.id),
@@ -80,11 +76,11 @@ export const intelligenceBatch = (deps: RouteDeps) => {
 
 export const signalsBatch = (deps: RouteDeps) => {
   const reads = batchReads(deps);
-  return s.route(contract.signals.batch, async ({ request, query, body }) =>
+  return s.route(contract.signals.batch, async ({ query, body }) =>
     answerBatch(
       deps,
       reads,
-      { request, query, body },
+      { query, requests: body.requests },
       { schema: SignalsBatchElementSchema, idOf: (e) => e.id, found: signalsOf },
     ),
   );
