@@ -5,9 +5,8 @@ import pino from "pino";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import type { Config } from "./config.js";
-import { catalogReader } from "./data/catalog-reader.js";
 import { readDataVersion, trackVersion } from "./data/data-version.js";
-import { findKeyByHash } from "./data/keys.js";
+import { findKeyByHash, findKeysByHash } from "./data/keys.js";
 import type { Sql } from "./data/sql.js";
 import type { KeyLookup } from "./domain/auth/key-cache.js";
 import { cachedKeyLookup } from "./domain/auth/key-cache.js";
@@ -30,6 +29,7 @@ import type { Metrics } from "./plugins/metrics.js";
 import { createMetrics, databaseMetricsSources, metricsPlugin } from "./plugins/metrics.js";
 import { openApiPlugin } from "./plugins/openapi.js";
 import { requestContextPlugin } from "./plugins/request-context.js";
+import { readDeps } from "./reads/deps.js";
 import { registerContractRoutes } from "./routes/index.js";
 import { responseCache } from "./routes/response-cache.js";
 
@@ -114,7 +114,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
 
   const lookup =
-    deps.keyLookup ?? cachedKeyLookup((hash) => findKeyByHash(deps.sql, hash), clock, config.authCacheTtlMs);
+    deps.keyLookup ??
+    cachedKeyLookup((hash) => findKeyByHash(deps.sql, hash), clock, config.authCacheTtlMs, {
+      lookupMany: (hashes) => findKeysByHash(deps.sql, hashes),
+      onError: (error) => deps.logger.warn({ err: error }, "api key read-ahead failed"),
+    });
 
   await app.register(errorsPlugin, { bodyLimit: config.bodyLimitBytes });
   await app.register(jsonBodyPlugin);
@@ -144,25 +148,24 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(dashboardPlugin, { dir: config.dashboardDir });
   // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
   const version = trackVersion(() => readDataVersion(deps.sql), clock, 1_000);
+  // Every read cache is built here, once, and shared by the routes (docs/architecture.md, Caches).
   await registerContractRoutes(app, {
-    sql: deps.sql,
-    catalog: catalogReader(deps.sql, { ttlMs: config.catalogCacheTtlMs, clock }),
+    reads: readDeps({
+      sql: deps.sql,
+      clock,
+      usage: deps.usage,
+      config,
+      version: config.responseCacheTtlMs > 0 ? version : null,
+    }),
     // Answers kept up to a minute while the data they are built from is unchanged (asked once a second).
-    answers: responseCache(clock, config.responseCacheTtlMs, {
+    responses: responseCache(clock, config.responseCacheTtlMs, {
       revalidation: {
         version,
         maxAgeMs: 60_000,
         settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
       },
     }),
-    clock,
-    usage: deps.usage,
-    dataVersion: config.responseCacheTtlMs > 0 ? version : null,
-    config: {
-      cursorSecret: config.cursorSecret,
-      publicBaseUrl: config.publicBaseUrl,
-      analytics: config.analytics,
-    },
+    publicBaseUrl: config.publicBaseUrl,
   });
   return app;
 };

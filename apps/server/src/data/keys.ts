@@ -66,6 +66,7 @@ export const listApiKeys = async (sql: Sql, organizationId: number): Promise<Api
   ).rows;
 
 type LookupRow = {
+  key_hash: string;
   key_id: number;
   key_name: string;
   last_four: string;
@@ -81,35 +82,41 @@ type LookupRow = {
   plan: PlanLimits;
 };
 
-/** The hot path of authentication: one indexed lookup by key hash with everything a request needs. */
-export const findKeyByHash = async (sql: Sql, hash: string): Promise<KeyRecord | null> => {
-  const result = await sql.query<LookupRow>(
-    prepared(
-      `SELECT k.id AS key_id, k.name AS key_name, k.last_four, k.scopes, k.expires_at, k.revoked_at,
-       o.id AS org_id, o.name AS org_name, o.status AS org_status,
+/** Everything a request needs about a key, by its hash. */
+const LOOKUP = `SELECT k.key_hash, k.id AS key_id, k.name AS key_name, k.last_four, k.scopes, k.expires_at,
+       k.revoked_at, o.id AS org_id, o.name AS org_name, o.status AS org_status,
        c.id AS client_id, c.status AS client_status,
        to_jsonb(p) AS plan
      FROM api_keys k
      JOIN organizations o ON o.id = k.organization_id
      JOIN plans p ON p.slug = o.plan_slug
-     LEFT JOIN api_clients c ON c.id = k.client_id
-     WHERE k.key_hash = $1`,
-      [hash],
-    ),
-  );
+     LEFT JOIN api_clients c ON c.id = k.client_id`;
+
+const recordOf = (row: LookupRow): KeyRecord => ({
+  keyId: row.key_id,
+  keyName: row.key_name,
+  lastFour: row.last_four,
+  scopes: row.scopes ?? [],
+  expiresAt: row.expires_at?.getTime() ?? null,
+  revokedAt: row.revoked_at?.getTime() ?? null,
+  organization: { id: row.org_id, name: row.org_name, status: row.org_status },
+  client: row.client_id === null ? null : { id: row.client_id, status: row.client_status ?? "active" },
+  plan: row.plan,
+});
+
+/** The hot path of authentication: one indexed lookup by key hash with everything a request needs. */
+export const findKeyByHash = async (sql: Sql, hash: string): Promise<KeyRecord | null> => {
+  const result = await sql.query<LookupRow>(prepared(`${LOOKUP} WHERE k.key_hash = $1`, [hash]));
   const row = result.rows[0];
-  if (!row) return null;
-  return {
-    keyId: row.key_id,
-    keyName: row.key_name,
-    lastFour: row.last_four,
-    scopes: row.scopes ?? [],
-    expiresAt: row.expires_at?.getTime() ?? null,
-    revokedAt: row.revoked_at?.getTime() ?? null,
-    organization: { id: row.org_id, name: row.org_name, status: row.org_status },
-    client: row.client_id === null ? null : { id: row.client_id, status: row.client_status ?? "active" },
-    plan: row.plan,
-  };
+  return row ? recordOf(row) : null;
+};
+
+/** Many keys in one round trip (the key cache's read ahead); hashes not found are absent. */
+export const findKeysByHash = async (sql: Sql, hashes: string[]): Promise<Map<string, KeyRecord>> => {
+  const result = await sql.query<LookupRow>(
+    prepared(`${LOOKUP} WHERE k.key_hash = ANY($1::text[])`, [hashes]),
+  );
+  return new Map(result.rows.map((row) => [row.key_hash, recordOf(row)]));
 };
 
 /** Generates a key and stores its hash; the only time the key itself exists. */
