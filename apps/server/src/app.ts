@@ -20,6 +20,7 @@ import { authPlugin } from "./plugins/auth.js";
 import { corsPlugin } from "./plugins/cors.js";
 import { dashboardPlugin } from "./plugins/dashboard.js";
 import { docsPlugin } from "./plugins/docs.js";
+import { earlyAnswersPlugin } from "./plugins/early-answers.js";
 import { errorsPlugin, protocolErrorHandler, toApiError } from "./plugins/errors.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { healthPlugin } from "./plugins/health.js";
@@ -142,17 +143,20 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(dashboardPlugin, { dir: config.dashboardDir });
   // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
   const version = trackVersion(() => readDataVersion(deps.sql), clock, 1_000);
+  // Answers kept up to ten minutes while the data they are built from is unchanged (asked once a second).
+  const answers = responseCache(clock, config.responseCacheTtlMs, {
+    revalidation: {
+      version,
+      maxAgeMs: 600_000,
+      settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
+    },
+  });
+  // Kept answers go out before validation and the handler (routes registered after this).
+  await app.register(earlyAnswersPlugin, { answers, routes });
   await registerContractRoutes(app, {
     sql: deps.sql,
     catalog: catalogReader(deps.sql, { ttlMs: config.catalogCacheTtlMs, clock }),
-    // Answers kept up to a minute while the data they are built from is unchanged (asked once a second).
-    answers: responseCache(clock, config.responseCacheTtlMs, {
-      revalidation: {
-        version,
-        maxAgeMs: 60_000,
-        settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
-      },
-    }),
+    answers,
     clock,
     usage: deps.usage,
     dataVersion: config.responseCacheTtlMs > 0 ? version : null,
