@@ -20,6 +20,7 @@ import { batchAdmissionPlugin } from "./plugins/batch-admission.js";
 import { corsPlugin } from "./plugins/cors.js";
 import { dashboardPlugin } from "./plugins/dashboard.js";
 import { docsPlugin } from "./plugins/docs.js";
+import { earlyAnswersPlugin } from "./plugins/early-answers.js";
 import { errorsPlugin, protocolErrorHandler, toApiError } from "./plugins/errors.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { healthPlugin } from "./plugins/health.js";
@@ -148,6 +149,16 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(dashboardPlugin, { dir: config.dashboardDir });
   // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
   const version = trackVersion(() => readDataVersion(deps.sql), clock, 1_000);
+  // Answers kept up to ten minutes while the data they are built from is unchanged (asked once a second).
+  const responses = responseCache(clock, config.responseCacheTtlMs, {
+    revalidation: {
+      version,
+      maxAgeMs: 600_000,
+      settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
+    },
+  });
+  // Kept answers go out before validation and the handler (routes registered after this).
+  await app.register(earlyAnswersPlugin, { answers: responses, routes });
   // Every read cache is built here, once, and shared by the routes (docs/architecture.md, Caches).
   await registerContractRoutes(app, {
     reads: readDeps({
@@ -157,14 +168,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       config,
       version: config.responseCacheTtlMs > 0 ? version : null,
     }),
-    // Answers kept up to a minute while the data they are built from is unchanged (asked once a second).
-    responses: responseCache(clock, config.responseCacheTtlMs, {
-      revalidation: {
-        version,
-        maxAgeMs: 60_000,
-        settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
-      },
-    }),
+    responses,
     publicBaseUrl: config.publicBaseUrl,
   });
   return app;
