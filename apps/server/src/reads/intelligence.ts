@@ -12,7 +12,7 @@ type Routes = typeof contract.intelligence;
 const list: Read<Routes["list"]> = (reads, { query }, caller) =>
   rankedListBody(reads, caller, query, {
     route: "intelligence.list",
-    kind: "liquidity",
+    kind: "leaderboard",
     sort: query.sort,
     read: (sql, snapshot, scope, request) => readLeaderboard(sql, snapshot, scope, query.sort, request),
   });

@@ -7,7 +7,6 @@ import {
   readLiquiditySlice,
   readSearchSlice,
 } from "../data/analytics-reads.js";
-import type { Listed } from "../data/catalog.js";
 import type { SnapshotRef } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import { ALL_CONSOLES } from "../domain/analytics/liquidity.js";
@@ -20,7 +19,7 @@ import {
   toSearchRow,
 } from "../domain/analytics/to-contract.js";
 import type { CursorPosition } from "../domain/pagination/cursor.js";
-import { fetchSize, type PageRequest } from "../domain/pagination/page.js";
+import { fetchSize, type Listed, type PageRequest } from "../domain/pagination/page.js";
 import { validationFailed } from "../errors.js";
 import type { Caller } from "./caller.js";
 import type { ReadDeps } from "./deps.js";
@@ -91,12 +90,12 @@ export const readSearchList = async (
 };
 
 /**
- * Which ranked list of a snapshot: the liquidity leaderboard or a search list, in one sort. Cursors
+ * Which ranked list of a snapshot: the leaderboard or a search list, in one sort. Cursors
  * are bound to `route`; pages are cached under `kind` and `sort`.
  */
 export type RankedList<Row, Sort extends string> = {
   route: string;
-  kind: "liquidity" | "search";
+  kind: "leaderboard" | "search";
   sort: Sort;
   read: (
     sql: Sql,

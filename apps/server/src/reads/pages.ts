@@ -1,9 +1,8 @@
 import type { Links, Pagination, PaginationQuery } from "@gmi/contract";
-import type { Listed } from "../data/catalog.js";
 import type { CursorBinding, CursorPosition } from "../domain/pagination/cursor.js";
 import { decodeCursor, encodeCursor } from "../domain/pagination/cursor.js";
 import { buildLinks } from "../domain/pagination/links.js";
-import { buildPage, type PageRequest, resolvePageRequest } from "../domain/pagination/page.js";
+import { buildPage, type Listed, type PageRequest, resolvePageRequest } from "../domain/pagination/page.js";
 import type { Caller } from "./caller.js";
 
 /** What a list read needs to page: the cursor secret and the time cursors are stamped and checked at. */
