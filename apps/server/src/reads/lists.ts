@@ -24,7 +24,7 @@ import { validationFailed } from "../errors.js";
 import type { Caller } from "./caller.js";
 import type { ReadDeps } from "./deps.js";
 import { rankedPageMeta } from "./meta.js";
-import { pagingOf } from "./pages.js";
+import { listPaging } from "./pages.js";
 import { snapshotFor } from "./snapshot.js";
 
 /**
@@ -117,7 +117,7 @@ export const rankedListBody = async <Row, Sort extends string>(
   query: z.infer<typeof ListQuerySchema>,
   list: RankedList<Row, Sort>,
 ) => {
-  const paging = pagingOf({ cursorSecret: reads.cursorSecret, now: reads.clock.now() }, caller, query, {
+  const paging = listPaging(reads, caller, query, {
     route: list.route,
     scope: { period: query.period, date: query.date, console_id: query.console_id, sort: list.sort },
   });
