@@ -29,9 +29,9 @@ import { redisLimiterStore } from "../src/data/redis-limiter.js";
 import { pgUsageStore } from "../src/data/usage.js";
 import { migrate } from "../src/db/migrate.js";
 import { openDatabase } from "../src/db/open.js";
+import { seedDemo } from "../src/demo/seed.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { memoryLimiterStore } from "../src/domain/limits/store.js";
-import { seedDemo } from "../src/jobs/seed-demo.js";
 import { batchedLineWriter } from "../src/logging/line-writer.js";
 import { adminUrl, createBenchDatabase } from "./admin.js";
 

@@ -5,8 +5,8 @@
 
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
+import { generateDemo } from "../src/demo/generate.js";
 import type { IsoDay } from "../src/domain/analytics/windows.js";
-import { generateDemo } from "../src/domain/demo/generate.js";
 
 export const writeDemoFile = async (file: string, events: number, endDate: IsoDay): Promise<number> => {
   const out = createWriteStream(file);

@@ -4,9 +4,10 @@
  * time, the process's peak RSS and CPU, the database backends' CPU, and then the time of the daily
  * cell rebuild the next rollup starts with (bench/import.ts runs it).
  */
-import { refreshCells } from "../src/data/event-cells.js";
+
 import { openDatabase } from "../src/db/open.js";
 import { importFile } from "../src/jobs/import.js";
+import { refreshCells } from "../src/rollup/event-cells.js";
 import { backendCpuMs, databaseBackends } from "./backend-cpu.js";
 
 const [url, file] = process.argv.slice(2);

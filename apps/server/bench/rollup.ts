@@ -14,13 +14,13 @@
  * time the rollup again on a database an earlier run kept (no import; never dropped).
  */
 import { randomBytes } from "node:crypto";
-import { deleteSnapshots, SNAPSHOT_ROW_TABLES } from "../src/data/snapshot-writer.js";
 import { migrate } from "../src/db/migrate.js";
 import { openDatabase } from "../src/db/open.js";
+import { seedDemo } from "../src/demo/seed.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { addDays } from "../src/domain/analytics/windows.js";
-import { rollupDate } from "../src/jobs/rollup.js";
-import { seedDemo } from "../src/jobs/seed-demo.js";
+import { rollupDate } from "../src/rollup/rollup-dates.js";
+import { deleteSnapshots, SNAPSHOT_ROW_TABLES } from "../src/rollup/snapshot-writer.js";
 import { adminQuery, adminUrl } from "./admin.js";
 
 const env = process.env;

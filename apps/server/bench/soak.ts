@@ -19,8 +19,8 @@ import { createOrganization, ensurePlans } from "../src/data/accounts.js";
 import { issueApiKey } from "../src/data/keys.js";
 import { migrate } from "../src/db/migrate.js";
 import { openDatabase } from "../src/db/open.js";
+import { seedDemo } from "../src/demo/seed.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
-import { seedDemo } from "../src/jobs/seed-demo.js";
 import { prng } from "../test/fuzz/hostile.js";
 import { adminUrl, createBenchDatabase } from "./admin.js";
 

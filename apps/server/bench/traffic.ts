@@ -37,9 +37,9 @@ import { createOrganization, ensurePlans } from "../src/data/accounts.js";
 import { issueApiKey } from "../src/data/keys.js";
 import { migrate } from "../src/db/migrate.js";
 import { openDatabase } from "../src/db/open.js";
+import { seedDemo } from "../src/demo/seed.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { billingMonth } from "../src/domain/limits/windows.js";
-import { seedDemo } from "../src/jobs/seed-demo.js";
 import { adminQuery, adminUrl, createBenchDatabase } from "./admin.js";
 import {
   ANSWER_HEADER,

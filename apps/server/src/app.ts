@@ -5,7 +5,6 @@ import pino from "pino";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import type { Config } from "./config.js";
-import { catalogReader } from "./data/catalog-reader.js";
 import { readDataVersion, trackVersion } from "./data/data-version.js";
 import { findKeyByHash, findKeysByHash } from "./data/keys.js";
 import type { Sql } from "./data/sql.js";
@@ -31,6 +30,7 @@ import type { Metrics } from "./plugins/metrics.js";
 import { createMetrics, databaseMetricsSources, metricsPlugin } from "./plugins/metrics.js";
 import { openApiPlugin } from "./plugins/openapi.js";
 import { requestContextPlugin } from "./plugins/request-context.js";
+import { readDeps } from "./reads/deps.js";
 import { registerContractRoutes } from "./routes/index.js";
 import { responseCache } from "./routes/response-cache.js";
 
@@ -144,7 +144,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
   const version = trackVersion(() => readDataVersion(deps.sql), clock, 1_000);
   // Answers kept up to ten minutes while the data they are built from is unchanged (asked once a second).
-  const answers = responseCache(clock, config.responseCacheTtlMs, {
+  const responses = responseCache(clock, config.responseCacheTtlMs, {
     revalidation: {
       version,
       maxAgeMs: 600_000,
@@ -152,19 +152,18 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     },
   });
   // Kept answers go out before validation and the handler (routes registered after this).
-  await app.register(earlyAnswersPlugin, { answers, routes });
+  await app.register(earlyAnswersPlugin, { answers: responses, routes });
+  // Every read cache is built here, once, and shared by the routes (docs/architecture.md, Caches).
   await registerContractRoutes(app, {
-    sql: deps.sql,
-    catalog: catalogReader(deps.sql, { ttlMs: config.catalogCacheTtlMs, clock }),
-    answers,
-    clock,
-    usage: deps.usage,
-    dataVersion: config.responseCacheTtlMs > 0 ? version : null,
-    config: {
-      cursorSecret: config.cursorSecret,
-      publicBaseUrl: config.publicBaseUrl,
-      analytics: config.analytics,
-    },
+    reads: readDeps({
+      sql: deps.sql,
+      clock,
+      usage: deps.usage,
+      config,
+      version: config.responseCacheTtlMs > 0 ? version : null,
+    }),
+    responses,
+    publicBaseUrl: config.publicBaseUrl,
   });
   return app;
 };

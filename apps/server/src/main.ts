@@ -1,8 +1,6 @@
 import type { PlanSlug } from "@gmi/contract";
 import { PLAN_SLUGS, SCOPES } from "@gmi/contract";
 import { Redis } from "ioredis";
-import { scoringOf } from "./analytics/scoring.js";
-import { todayOf } from "./analytics/snapshot.js";
 import { buildApp, createLogger } from "./app.js";
 import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -14,13 +12,15 @@ import type { Sql } from "./data/sql.js";
 import { pgUsageStore } from "./data/usage.js";
 import { migrate, pendingMigrations } from "./db/migrate.js";
 import { EmbeddedDatabaseBusy, openDatabase } from "./db/open.js";
+import { seedDemo } from "./demo/seed.js";
 import { addDays, dayOf } from "./domain/analytics/windows.js";
 import { memoryLimiterStore } from "./domain/limits/store.js";
-import { rollupDates } from "./jobs/rollup.js";
-import { startRollupScheduler } from "./jobs/rollup-scheduler.js";
-import { seedDemo } from "./jobs/seed-demo.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { createMetrics, databaseMetricsSources } from "./plugins/metrics.js";
+import { scoringOf } from "./reads/scoring.js";
+import { todayOf } from "./reads/snapshot.js";
+import { rollupDates } from "./rollup/rollup-dates.js";
+import { startRollupScheduler } from "./rollup/scheduler.js";
 import { closeOnSignals, listen } from "./server.js";
 
 const say = (line = "") => process.stdout.write(`${line}\n`);

@@ -1,8 +1,8 @@
 import { contract } from "@gmi/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemo } from "../src/demo/seed.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
-import { rollupDate } from "../src/jobs/rollup.js";
-import { seedDemo } from "../src/jobs/seed-demo.js";
+import { rollupDate } from "../src/rollup/rollup-dates.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
 import { useTestDatabase } from "./helpers/setup.js";

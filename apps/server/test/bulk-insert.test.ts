@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bulkInsert, insertWritten, type Table, type WrittenTable } from "../src/data/bulk-insert.js";
+import { bulkInsert, insertWritten, type Table, type WrittenTable } from "../src/db/copy/bulk-insert.js";
 import { useTestDatabase } from "./helpers/setup.js";
 
 const db = useTestDatabase({ catalog: false });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readKeyedNumbers } from "../src/data/copy-out.js";
+import { readKeyedNumbers } from "../src/db/copy/copy-out.js";
 import { useTestDatabase, withClient } from "./helpers/setup.js";
 
 const db = useTestDatabase({ catalog: false });

@@ -4,7 +4,7 @@ import { CliError } from "../src/cli/io.js";
 import { manualClock } from "../src/clock.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { addDays } from "../src/domain/analytics/windows.js";
-import { FutureDateRefused, rollupDate, rollupDates } from "../src/jobs/rollup.js";
+import { FutureDateRefused, rollupDate, rollupDates } from "../src/rollup/rollup-dates.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
 import { useTestDatabase } from "./helpers/setup.js";

@@ -1,12 +1,12 @@
 import type { Period } from "@gmi/contract";
 import { PERIODS } from "@gmi/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadEventAggregates } from "../src/data/analytics-aggregates.js";
-import { refreshCells } from "../src/data/event-cells.js";
-import { loadQueryAggregates } from "../src/data/search-aggregates.js";
+import { generateDemo } from "../src/demo/generate.js";
 import { addDays } from "../src/domain/analytics/windows.js";
-import { generateDemo } from "../src/domain/demo/generate.js";
 import { importLines } from "../src/jobs/import.js";
+import { loadEventAggregates } from "../src/rollup/analytics-aggregates.js";
+import { refreshCells } from "../src/rollup/event-cells.js";
+import { loadQueryAggregates } from "../src/rollup/search-aggregates.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 
 /**

@@ -1,7 +1,7 @@
 import { contract } from "@gmi/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemo } from "../src/demo/seed.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
-import { seedDemo } from "../src/jobs/seed-demo.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
 import { useTestDatabase } from "./helpers/setup.js";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { importFile } from "../src/jobs/import.js";
-import { rollupDates } from "../src/jobs/rollup.js";
+import { rollupDates } from "../src/rollup/rollup-dates.js";
 import { bearer, startTestApp, type TestApp } from "./helpers/app.js";
 import { useTestDatabase } from "./helpers/setup.js";
 import { createTenant } from "./helpers/tenant.js";

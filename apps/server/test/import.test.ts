@@ -5,8 +5,8 @@ import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
-import { refreshCells } from "../src/data/event-cells.js";
 import { ImportAborted, type ImportOptions, importFile } from "../src/jobs/import.js";
+import { refreshCells } from "../src/rollup/event-cells.js";
 import { useTestDatabase } from "./helpers/setup.js";
 
 const db = useTestDatabase({ catalog: false });

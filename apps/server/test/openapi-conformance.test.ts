@@ -4,9 +4,9 @@ import { errorStatusesOf, listRoutes, PLANS, SCOPES, shapeOf } from "@gmi/contra
 import { buildOpenApiDocument } from "@gmi/contract/openapi";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemo } from "../src/demo/seed.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { billingMonth } from "../src/domain/limits/windows.js";
-import { seedDemo } from "../src/jobs/seed-demo.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
 import { openApiChecker } from "./helpers/openapi.js";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteSnapshots } from "../src/data/snapshot-writer.js";
+import { intBetween, mulberry32, pick } from "../src/demo/prng.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { addDays, type IsoDay } from "../src/domain/analytics/windows.js";
-import { intBetween, mulberry32, pick } from "../src/domain/demo/prng.js";
-import { rollupDate } from "../src/jobs/rollup.js";
+import { rollupDate } from "../src/rollup/rollup-dates.js";
+import { deleteSnapshots } from "../src/rollup/snapshot-writer.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 
 /**

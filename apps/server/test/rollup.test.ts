@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
-import { rollupDate, rollupDates } from "../src/jobs/rollup.js";
+import { rollupDate, rollupDates } from "../src/rollup/rollup-dates.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 
 /**

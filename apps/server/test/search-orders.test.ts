@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { countSearchRanked, readSearchSlice } from "../src/data/analytics-reads.js";
 import { ORDER_PAGE_SIZE, searchOrderPages } from "../src/data/search-orders.js";
-import { replaceSnapshot } from "../src/data/snapshot-writer.js";
 import type { SearchSnapshotFields } from "../src/domain/analytics/search-rows.js";
+import { replaceSnapshot } from "../src/rollup/snapshot-writer.js";
 import { useTestDatabase, withClient } from "./helpers/setup.js";
 
 const db = useTestDatabase({ catalog: false });

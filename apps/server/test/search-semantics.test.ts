@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { addDays } from "../src/domain/analytics/windows.js";
-import { rollupDate } from "../src/jobs/rollup.js";
+import { rollupDate } from "../src/rollup/rollup-dates.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
 import { useTestDatabase } from "./helpers/setup.js";

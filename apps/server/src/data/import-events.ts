@@ -1,7 +1,7 @@
 import type pg from "pg";
+import { bulkInsert, copyBinaryBlocks, type Row, type Table } from "../db/copy/bulk-insert.js";
+import { BinaryCopyEncoder } from "../db/copy/copy-binary.js";
 import type { RedirectRecord, SearchRecord, WatchRecord } from "../domain/import/parse-line.js";
-import { bulkInsert, copyBinaryBlocks, type Row, type Table } from "./bulk-insert.js";
-import { BinaryCopyEncoder } from "./copy-binary.js";
 
 export type EventRecord = RedirectRecord | WatchRecord | SearchRecord;
 /** A validated event with its dedupe key (domain/import/event-key.ts). */

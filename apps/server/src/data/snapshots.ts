@@ -1,7 +1,7 @@
 import type { Period } from "@gmi/contract";
 import type { DayRun } from "../domain/analytics/day-runs.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
-import { SNAPSHOT_ROW_TABLES } from "./snapshot-writer.js";
+import { SNAPSHOT_ROW_TABLES } from "../rollup/snapshot-writer.js";
 import type { Sql } from "./sql.js";
 
 const isoDay = "to_char(date, 'YYYY-MM-DD')";

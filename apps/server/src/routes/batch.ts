@@ -3,26 +3,17 @@ import { contract, IntelligenceBatchElementSchema, SignalsBatchElementSchema } f
 import { initServer } from "@ts-rest/fastify";
 import type { FastifyRequest } from "fastify";
 import type { ZodTypeAny, z } from "zod";
-import { profileMemo } from "../analytics/profile-memo.js";
-import { batchRowOf, loadProfiles, signalsOf } from "../analytics/profiles.js";
-import { type ReadCache, readCache } from "../analytics/read-cache.js";
-import { scoringOf } from "../analytics/scoring.js";
-import { cachedSnapshot } from "../analytics/snapshot.js";
 import { buildItems, idsOf, summarize } from "../domain/batch/items.js";
 import { batchRequests, parseElements } from "../domain/batch/requests.js";
 import { authOf } from "../plugins/auth.js";
+import { batchMeta } from "../reads/meta.js";
+import { batchRowOf, signalsOf } from "../reads/profiles.js";
+import { snapshotFor } from "../reads/snapshot.js";
 import type { RouteDeps } from "./context.js";
 
 const s = initServer();
 
 type Profile = Parameters<typeof batchRowOf>[0];
-
-/** A batch route's memos: the latest snapshot (a second), the games' profiles (while the data holds). */
-type BatchReads = { cache: ReadCache; profiles: typeof loadProfiles };
-const batchReads = (deps: RouteDeps): BatchReads => ({
-  cache: readCache(deps.clock),
-  profiles: deps.dataVersion ? profileMemo(deps.dataVersion) : loadProfiles,
-});
 
 /**
  * The two batch endpoints differ only in their element and in what a found game becomes. Metering
@@ -30,8 +21,7 @@ const batchReads = (deps: RouteDeps): BatchReads => ({
  * plugins/idempotency.ts); the batch is answered from one snapshot, resolved once.
  */
 const answerBatch = async <S extends ZodTypeAny, Data>(
-  deps: RouteDeps,
-  reads: BatchReads,
+  { reads }: RouteDeps,
   input: { request: FastifyRequest; query: { period: Period; date?: string | undefined }; body: unknown },
   element: { schema: S; idOf: (element: z.output<S>) => number; found: (profile: Profile) => Data },
 ) => {
@@ -39,18 +29,9 @@ const answerBatch = async <S extends ZodTypeAny, Data>(
   // From here the units are spent: a retry after a crash or a 5xx must not pay them again.
   await input.request.idempotency?.markPaid();
   const elements = parseElements(requests, element.schema, element.idOf);
-  const snapshot = await cachedSnapshot(
-    reads.cache,
-    deps.sql,
-    deps.clock,
-    input.query.period,
-    input.query.date,
-  );
+  const snapshot = await snapshotFor(reads, input.query.period, input.query.date);
   const ids = idsOf(elements);
-  const profiles =
-    ids.length > 0
-      ? await reads.profiles(deps.sql, snapshot, ids, scoringOf(deps.config.analytics))
-      : new Map();
+  const profiles = ids.length > 0 ? await reads.profiles(reads.sql, snapshot, ids, reads.scoring) : new Map();
   const items = buildItems(elements, (id) => {
     const profile = profiles.get(id);
     return profile ? element.found(profile) : { game_id: id, found: false as const };
@@ -58,16 +39,14 @@ const answerBatch = async <S extends ZodTypeAny, Data>(
   const { status, batch } = summarize(items);
   return {
     status,
-    body: { data: items, meta: { period: snapshot.period, period_date: snapshot.date, batch } },
+    body: { data: items, meta: batchMeta(snapshot, batch) },
   };
 };
 
-export const intelligenceBatch = (deps: RouteDeps) => {
-  const reads = batchReads(deps);
-  return s.route(contract.intelligence.batch, async ({ request, query, body }) =>
+export const intelligenceBatch = (deps: RouteDeps) =>
+  s.route(contract.intelligence.batch, async ({ request, query, body }) =>
     answerBatch(
       deps,
-      reads,
       { request, query, body },
       {
         schema: IntelligenceBatchElementSchema,
@@ -76,16 +55,12 @@ export const intelligenceBatch = (deps: RouteDeps) => {
       },
     ),
   );
-};
 
-export const signalsBatch = (deps: RouteDeps) => {
-  const reads = batchReads(deps);
-  return s.route(contract.signals.batch, async ({ request, query, body }) =>
+export const signalsBatch = (deps: RouteDeps) =>
+  s.route(contract.signals.batch, async ({ request, query, body }) =>
     answerBatch(
       deps,
-      reads,
       { request, query, body },
       { schema: SignalsBatchElementSchema, idOf: (e) => e.id, found: signalsOf },
     ),
   );
-};

@@ -1,62 +1,18 @@
 import { contract } from "@gmi/contract";
 import { initServer } from "@ts-rest/fastify";
-import { gameHistory } from "../analytics/history.js";
-import { leaderboardPage } from "../analytics/lists.js";
-import { listingRecommendation, profileOf } from "../analytics/profiles.js";
-import { readCache } from "../analytics/read-cache.js";
-import { scoringOf } from "../analytics/scoring.js";
-import { cachedSnapshot, todayOf } from "../analytics/snapshot.js";
+import { intelligenceReads as reads } from "../reads/intelligence.js";
+import { answer } from "./answer.js";
 import { intelligenceBatch } from "./batch.js";
 import type { RouteDeps } from "./context.js";
-import { snapshotListPage } from "./snapshot-list.js";
 
 const s = initServer();
 const routes = contract.intelligence;
 
-export const intelligenceRouter = (deps: RouteDeps) => {
-  const cache = readCache(deps.clock);
-  return s.router(routes, {
-    list: async ({ query, request, reply }) => ({
-      status: 200,
-      body: await deps.answers(request, reply, async () => {
-        const body = await snapshotListPage(deps, cache, request, query, {
-          route: "intelligence.list",
-          kind: "liquidity",
-          sort: query.sort,
-          read: (snapshot, scope, page) => leaderboardPage(deps.sql, snapshot, scope, query.sort, page),
-        });
-        return { ...body, meta: { ...body.meta, sort: query.sort } };
-      }),
-    }),
-    get: async ({ params, query, request, reply }) => ({
-      status: 200,
-      body: await deps.answers(request, reply, async () => {
-        const snapshot = await cachedSnapshot(cache, deps.sql, deps.clock, query.period, query.date);
-        const profile = await profileOf(deps.sql, snapshot, params.id, scoringOf(deps.config.analytics));
-        return { data: profile, meta: { period: snapshot.period, period_date: snapshot.date } };
-      }),
-    }),
-    conditions: async ({ params, query, request, reply }) => ({
-      status: 200,
-      body: await deps.answers(request, reply, async () => {
-        const snapshot = await cachedSnapshot(cache, deps.sql, deps.clock, query.period, query.date);
-        const recommendation = await listingRecommendation(deps.sql, snapshot, params.id);
-        return { data: recommendation, meta: { period: snapshot.period, period_date: snapshot.date } };
-      }),
-    }),
-    history: async ({ params, query, request, reply }) => ({
-      status: 200,
-      body: await deps.answers(request, reply, async () => {
-        const answer = await gameHistory(
-          deps.sql,
-          params.id,
-          query,
-          scoringOf(deps.config.analytics),
-          todayOf(deps.clock),
-        );
-        return { data: answer.history, meta: { period: answer.period, from: answer.from, to: answer.to } };
-      }),
-    }),
+export const intelligenceRouter = (deps: RouteDeps) =>
+  s.router(routes, {
+    list: answer(deps, routes.list, reads.list),
+    get: answer(deps, routes.get, reads.get),
+    conditions: answer(deps, routes.conditions, reads.conditions),
+    history: answer(deps, routes.history, reads.history),
     batch: intelligenceBatch(deps),
   });
-};

@@ -1,7 +1,7 @@
 import type { Sql } from "../../src/data/sql.js";
 import type { Database } from "../../src/db/open.js";
 import { DEFAULT_SCORING } from "../../src/domain/analytics/weights.js";
-import { rollupDate } from "../../src/jobs/rollup.js";
+import { rollupDate } from "../../src/rollup/rollup-dates.js";
 
 /** The date of the analytics snapshots the batch tests read. */
 export const BATCH_DATE = "2026-06-14";

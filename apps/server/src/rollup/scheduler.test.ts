@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { manualClock } from "../clock.js";
-import { startRollupScheduler } from "./rollup-scheduler.js";
+import { startRollupScheduler } from "./scheduler.js";
 
 describe("rollup scheduler", () => {
   beforeEach(() => {

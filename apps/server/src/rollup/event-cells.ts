@@ -1,15 +1,17 @@
 import type pg from "pg";
+import type { Sql } from "../data/sql.js";
 import { addDays, type IsoDay } from "../domain/analytics/windows.js";
+import { LONGEST_WINDOW_DAYS, NO_RECENT_GAP } from "../domain/rollup/slide.js";
 import { type Family, logRebuild } from "./cell-versions.js";
-import type { Sql } from "./sql.js";
 
 /**
  * Rebuilds the daily event cells (schema.prisma, "Daily event cells") of the days the triggers
  * marked stale, from the events themselves: a rebuilt day is exactly what the events say, however
  * often and in whatever order they were loaded.
  *
- * A day's `gap` depends on the 30 days before it, so an event on day t can change the cells of
- * t..t+30: a stale range A..B rebuilds the cells of A..B+30 from the events of A-30..B+30.
+ * A day's `gap` depends on the LONGEST_WINDOW_DAYS (30) before it, so an event on day t can change
+ * the cells of t..t+30: a stale range A..B rebuilds the cells of A..B+30 from the events of
+ * A-30..B+30.
  *
  * Cells are inserted in day order: a rollup reads a 30-day window of them, and with a day's cells
  * side by side it reads that window's pages instead of scanning every day ever loaded (90 days of
@@ -21,21 +23,12 @@ import type { Sql } from "./sql.js";
  * from cells of those days no longer describes them.
  */
 
-/**
- * SQL for the cells whose pairs were last active on D-`leaving` ($1 is D), on the days after it up
- * to D-1: on day d, the cell of gap d - (D-leaving). One range of the (day, gap, ...) key each. A
- * rollup sliding a window past that day keeps these pairs in it (search-aggregates.ts,
- * event-slide.ts).
- */
-export const returningTo = (leaving: number): string =>
-  Array.from(
-    { length: leaving - 1 },
-    (_, i) => `(day = $1::date - ${leaving - i - 1} AND gap = ${i + 1})`,
-  ).join(" OR ");
-
-/** Windows are at most 30 days: a gap above 30 is "none", stored as 31. */
+/** Windows are at most LONGEST_WINDOW_DAYS: a gap above it is "none", stored as NO_RECENT_GAP. */
 const gapOf = (partition: string) =>
-  `COALESCE(LEAST(day - lag(day) OVER (PARTITION BY ${partition} ORDER BY day), 31), 31)`;
+  `COALESCE(LEAST(day - lag(day) OVER (PARTITION BY ${partition} ORDER BY day), ${NO_RECENT_GAP}), ${NO_RECENT_GAP})`;
+
+/** The events a rebuild of days $1..$2 reads: a gap looks LONGEST_WINDOW_DAYS back. */
+const EVENT_DAYS = `BETWEEN $1::date - ${LONGEST_WINDOW_DAYS} AND $2::date`;
 
 const REDIRECT_SQL = `
 INSERT INTO redirect_day_cells (day, game_id, gap, users, redirects, loose, cib, sealed)
@@ -47,7 +40,7 @@ FROM (
       count(*) FILTER (WHERE condition = 'loose') AS loose,
       count(*) FILTER (WHERE condition = 'cib') AS cib,
       count(*) FILTER (WHERE condition = 'new') AS sealed
-    FROM redirect_events WHERE day BETWEEN $1::date - 30 AND $2::date
+    FROM redirect_events WHERE day ${EVENT_DAYS}
     GROUP BY day, game_id, user_id
   ) pairs
 ) gapped
@@ -67,7 +60,7 @@ WITH pairs AS (
     sum(s.result_count) AS result_sum,
     count(*) FILTER (WHERE s.result_count = 0) AS zero
   FROM search_events s LEFT JOIN games g ON g.id = s.game_id
-  WHERE s.day BETWEEN $1::date - 30 AND $2::date
+  WHERE s.day ${EVENT_DAYS}
   GROUP BY 1, 2, 3, 4
 ), scoped AS (
   SELECT day, query, user_id, 0 AS scope, sum(n) AS n, sum(pricing) AS pricing, sum(mobile) AS mobile,
@@ -91,7 +84,7 @@ const SEARCH_CONDITION_SQL = `
 WITH pairs AS (
   SELECT day, game_id, condition, user_id, count(*) AS n, count(*) FILTER (WHERE device = 'mobile') AS mobile
   FROM search_events
-  WHERE day BETWEEN $1::date - 30 AND $2::date AND (condition IS NOT NULL OR game_id IS NOT NULL)
+  WHERE day ${EVENT_DAYS} AND (condition IS NOT NULL OR game_id IS NOT NULL)
   GROUP BY 1, 2, 3, 4
 ), keyed AS (
   SELECT day, 0 AS game_id, condition, user_id, sum(n) AS n, sum(mobile) AS mobile
@@ -123,11 +116,11 @@ GROUP BY day, game_id, condition
 ORDER BY day`;
 
 const FAMILIES: Record<Family, { tables: string[]; inserts: string[]; reach: number }> = {
-  redirect: { tables: ["redirect_day_cells"], inserts: [REDIRECT_SQL], reach: 30 },
+  redirect: { tables: ["redirect_day_cells"], inserts: [REDIRECT_SQL], reach: LONGEST_WINDOW_DAYS },
   search: {
     tables: ["search_day_cells", "search_condition_day_cells"],
     inserts: [SEARCH_SQL, SEARCH_CONDITION_SQL],
-    reach: 30,
+    reach: LONGEST_WINDOW_DAYS,
   },
   watch: { tables: ["watch_day_cells"], inserts: [WATCH_SQL], reach: 0 },
 };

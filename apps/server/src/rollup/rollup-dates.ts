@@ -1,10 +1,5 @@
 import type { Period } from "@gmi/contract";
 import { PERIODS } from "@gmi/contract";
-import { loadEventAggregates } from "../data/analytics-aggregates.js";
-import { staleSnapshotDates } from "../data/cell-versions.js";
-import { refreshCells } from "../data/event-cells.js";
-import { loadQueryAggregateHalves } from "../data/search-aggregates.js";
-import { beginSnapshot, type SnapshotPart } from "../data/snapshot-writer.js";
 import { analyzeSnapshots, computedDates, latestEventDay } from "../data/snapshots.js";
 import type { Database } from "../db/open.js";
 import { buildConditionRows } from "../domain/analytics/conditions.js";
@@ -12,6 +7,11 @@ import { buildLiquidityRows } from "../domain/analytics/liquidity.js";
 import { buildSearchRows } from "../domain/analytics/search-rows.js";
 import type { ScoringConfig } from "../domain/analytics/weights.js";
 import { addDays, type IsoDay } from "../domain/analytics/windows.js";
+import { loadEventAggregates } from "./analytics-aggregates.js";
+import { staleSnapshotDates } from "./cell-versions.js";
+import { refreshCells } from "./event-cells.js";
+import { loadQueryAggregateHalves } from "./search-aggregates.js";
+import { beginSnapshot, type SnapshotPart } from "./snapshot-writer.js";
 
 export type RollupProgress = { date: IsoDay; index: number; total: number; durationMs: number };
 

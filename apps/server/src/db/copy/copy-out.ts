@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
-import type { IsoDay } from "../domain/analytics/windows.js";
+import type { IsoDay } from "../../domain/analytics/windows.js";
 
 /**
  * The rows of a query whose first column is text (a key; NULL reads as "") and every other column a

@@ -1,12 +1,12 @@
 import type { Period } from "@gmi/contract";
 import type pg from "pg";
+import { type SearchOrderPage, searchOrderPages } from "../data/search-orders.js";
+import type { Sql } from "../data/sql.js";
+import { insertWritten, type WrittenTable } from "../db/copy/bulk-insert.js";
 import type { ConditionSnapshotFields } from "../domain/analytics/conditions.js";
 import type { LiquiditySnapshotFields } from "../domain/analytics/liquidity.js";
 import type { SearchSnapshotFields } from "../domain/analytics/search-rows.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
-import { insertWritten, type WrittenTable } from "./bulk-insert.js";
-import { type SearchOrderPage, searchOrderPages } from "./search-orders.js";
-import type { Sql } from "./sql.js";
 
 export type SnapshotContent = {
   liquidity: readonly LiquiditySnapshotFields[];

@@ -5,7 +5,7 @@ import type { Sql } from "../data/sql.js";
 import { describeRuns } from "../domain/analytics/day-runs.js";
 import { dayOf, type IsoDay } from "../domain/analytics/windows.js";
 import { ApiError } from "../errors.js";
-import type { ReadCache } from "./read-cache.js";
+import type { ReadDeps } from "./deps.js";
 
 /** The newest runs of computed dates a 422 lists in `details.available_dates`. */
 const AVAILABLE_RUNS_LISTED = 100;
@@ -19,7 +19,7 @@ export const todayOf = (clock: Clock): IsoDay => dayOf(new Date(clock.now()));
  * dates really available, gaps shown; no snapshot at all (nothing rolled up yet) is a 503,
  * retryable once the rollup has run (docs/decisions.md).
  */
-export const resolveSnapshot = async (
+const resolveSnapshot = async (
   sql: Sql,
   clock: Clock,
   period: Period,
@@ -44,16 +44,15 @@ export const resolveSnapshot = async (
 };
 
 /**
- * `resolveSnapshot` through the app's read cache: which snapshot is the latest may lag by a second.
- * The default's key holds today, so it moves to a new day's snapshot at midnight.
+ * The snapshot a request reads (`resolveSnapshot`), through the snapshot cache: which snapshot is
+ * the latest may lag by a second. The default's key holds today, so it moves to a new day's
+ * snapshot at midnight.
  */
-export const cachedSnapshot = (
-  cache: ReadCache,
-  sql: Sql,
-  clock: Clock,
+export const snapshotFor = (
+  reads: Pick<ReadDeps, "snapshots" | "sql" | "clock">,
   period: Period,
   date: string | undefined,
-) =>
-  cache.get(`snapshot|${period}|${date ?? `latest<=${todayOf(clock)}`}`, 1_000, () =>
-    resolveSnapshot(sql, clock, period, date),
+): Promise<SnapshotRef> =>
+  reads.snapshots.get(`${period}|${date ?? `latest<=${todayOf(reads.clock)}`}`, 1_000, () =>
+    resolveSnapshot(reads.sql, reads.clock, period, date),
   );

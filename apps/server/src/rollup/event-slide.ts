@@ -1,11 +1,18 @@
-import { PERIODS } from "@gmi/contract";
+import { PERIODS, type Period } from "@gmi/contract";
 import type pg from "pg";
+import type { Sql } from "../data/sql.js";
+import { type KeyedNumbers, readKeyedNumbers, withDateLiteral } from "../db/copy/copy-out.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
+import { cellEffect, LONGEST_WINDOW_DAYS, NO_RECENT_GAP, SLID_PERIODS } from "../domain/rollup/slide.js";
 import { type SlidableSnapshots, slidableSnapshots } from "./cell-versions.js";
-import { type KeyedNumbers, readKeyedNumbers, withDateLiteral } from "./copy-out.js";
-import { returningTo } from "./event-cells.js";
-import { type SumRow, sumColumn } from "./event-sums.js";
-import type { Sql } from "./sql.js";
+import {
+  REDIRECT_SUM_OF_CONDITION,
+  REDIRECT_SUMS,
+  SEARCH_SUMS,
+  type SumRow,
+  sumColumn,
+} from "./event-sums.js";
+import { SLIDE_CELLS_SQL } from "./window-sql.js";
 
 /**
  * The redirect and search-condition sums of a rollup of D (event-sums.ts), slid by a day from the
@@ -23,28 +30,31 @@ import type { Sql } from "./sql.js";
  * their count is slid; their users and mobile searches, never read, are left out.
  */
 
-/** Cells a slide reads: of D, of the two leaving days, and those returning to one of them. */
-const slideCells = () =>
-  `day IN ($1::date, $1::date - 7, $1::date - 30) OR ${returningTo(7)} OR ${returningTo(30)}`;
-
 const REDIRECT_CELLS_SQL = `
-SELECT '', day - $1::date, gap, game_id, users, redirects, loose, cib, sealed
-FROM redirect_day_cells WHERE ${slideCells()}`;
+SELECT '', day - $1::date, gap, game_id, ${REDIRECT_SUMS.join(", ")}
+FROM redirect_day_cells WHERE ${SLIDE_CELLS_SQL}`;
 
 const SEARCH_CELLS_SQL = `
-SELECT condition, day - $1::date, gap, game_id, users, searches, mobile
-FROM search_condition_day_cells WHERE ${slideCells()}`;
+SELECT condition, day - $1::date, gap, game_id, ${SEARCH_SUMS.join(", ")}
+FROM search_condition_day_cells WHERE ${SLIDE_CELLS_SQL}`;
 
-const periodOf = (before: SlidableSnapshots) => `CASE snapshot_id WHEN ${before["7d"]} THEN 7 ELSE 30 END`;
+/** A period's place in a row of sums (SumTable): its index in PERIODS. */
+const blockOf = (period: Period) => PERIODS.indexOf(period);
+
+/** The block of D-1's window a stored row belongs to, by its snapshot's id. */
+const blockOfSnapshot = (before: SlidableSnapshots) =>
+  `CASE snapshot_id ${SLID_PERIODS.map((period) => `WHEN ${before[period]} THEN ${blockOf(period)}`).join(" ")} END`;
+
+const snapshotIds = (before: SlidableSnapshots) => SLID_PERIODS.map((period) => before[period]).join(", ");
 
 const LIQUIDITY_BEFORE_SQL = (before: SlidableSnapshots) => `
-SELECT '', ${periodOf(before)}, game_id, redirects, distinct_users, search_count
+SELECT '', ${blockOfSnapshot(before)}, game_id, redirects, distinct_users, search_count
 FROM liquidity_snapshot_rows
-WHERE snapshot_id IN (${before["7d"]}, ${before["30d"]}) AND scope_console_id = 0`;
+WHERE snapshot_id IN (${snapshotIds(before)}) AND scope_console_id = 0`;
 
 const CONDITIONS_BEFORE_SQL = (before: SlidableSnapshots) => `
-SELECT condition, ${periodOf(before)}, game_id, search_count, distinct_users, mobile_count, redirects
-FROM condition_snapshot_rows WHERE snapshot_id IN (${before["7d"]}, ${before["30d"]})`;
+SELECT condition, ${blockOfSnapshot(before)}, game_id, search_count, distinct_users, mobile_count, redirects
+FROM condition_snapshot_rows WHERE snapshot_id IN (${snapshotIds(before)})`;
 
 /**
  * D-1's snapshots the game and condition sums of D can slide from: they still describe the
@@ -60,24 +70,20 @@ export const slidableEventSnapshots = async (sql: Sql, date: IsoDay): Promise<Sl
        WHERE g.enabled AND NOT EXISTS (
          SELECT 1 FROM liquidity_snapshot_rows r
          WHERE r.snapshot_id = s.id AND r.scope_console_id = 0 AND r.game_id = g.id)) AS missing`,
-    [[before["7d"], before["30d"]]],
+    [SLID_PERIODS.map((period) => before[period])],
   );
   return rows[0]?.missing ? null : before;
 };
 
-/** D-1's window a base row belongs to, by the length that names it in the SQL above. */
-const BLOCK_OF_WINDOW: Record<number, number> = { 7: 1, 30: 2 };
-
 /**
  * The sums of rows keyed by (game, condition), each a block of `names.length` per period (in PERIODS
- * order): added to
- * in place as D-1's rows and the cells come, and made into sum rows at the end (~300k additions a
+ * order): added to in place as D-1's rows and the cells come, and made into sum rows at the end (~300k additions a
  * rollup, where a string key and a property name per addition showed in profiles).
  */
 class SumTable {
   private readonly byCondition = new Map<string, Map<number, Float64Array>>();
 
-  constructor(private readonly names: readonly string[]) {}
+  constructor(readonly names: readonly string[]) {}
 
   sums(gameId: number, condition: string): Float64Array {
     let games = this.byCondition.get(condition);
@@ -115,73 +121,41 @@ class SumTable {
 }
 
 /**
- * What a cell of day D+`offset` (offset <= 0) and gap `gap` adds to each period's sums (day, 7d,
- * 30d): its counts times `counts[period]`, its (key, user) pairs times `users[period]`. A cell of D
- * is in every window, its pairs new in a window when their previous day is before it; a leaving
- * day's cell is taken away; a cell returning to a leaving day keeps its pairs in the window.
+ * What a cell of day D+`offset` and gap `gap` adds to each period's sums, by period in PERIODS
+ * order (domain/rollup/slide.ts, cellEffect), for every (offset, gap) a slide reads (offsets 0 back
+ * to the longest window's leaving day, gaps up to NO_RECENT_GAP), computed once.
  */
-type CellEffect = { counts: readonly number[]; users: readonly number[] };
+type CellEffects = { counts: readonly number[]; users: readonly number[] };
+const GAPS = NO_RECENT_GAP + 1;
+const EFFECTS: readonly CellEffects[] = Array.from({ length: (LONGEST_WINDOW_DAYS + 1) * GAPS }, (_, i) => {
+  const effects = PERIODS.map((period) => cellEffect(period, -Math.floor(i / GAPS), i % GAPS));
+  return { counts: effects.map((effect) => effect.counts), users: effects.map((effect) => effect.users) };
+});
+const effectsOf = (offset: number, gap: number) => EFFECTS[-offset * GAPS + gap] as CellEffects;
 
-const cellEffect = (offset: number, gap: number): CellEffect => {
-  const counts = [0, 0, 0];
-  const users = [0, 0, 0];
-  if (offset === 0) {
-    counts.fill(1);
-    users[0] = 1;
-    users[1] = gap >= 7 ? 1 : 0;
-    users[2] = gap >= 30 ? 1 : 0;
-  }
-  for (const [leaving, block] of [
-    [7, 1],
-    [30, 2],
-  ] as const) {
-    if (offset === -leaving) {
-      counts[block] = -1;
-      users[block] = -1;
-    }
-    if (offset < 0 && offset > -leaving && offset - gap === -leaving) users[block] = 1;
-  }
-  return { counts, users };
-};
-
-/** The effect of every (offset, gap) a slide reads (offsets 0..-30, gaps 1..31), computed once. */
-const EFFECTS: readonly CellEffect[] = Array.from({ length: 31 * 32 }, (_, i) =>
-  cellEffect(-Math.floor(i / 32), i % 32),
-);
-const effectOf = (offset: number, gap: number) => EFFECTS[-offset * 32 + gap] as CellEffect;
+/** Each sum's index in a table's row of sums. */
+const indexOfSums = <S extends string>(sums: readonly S[]) =>
+  Object.fromEntries(sums.map((sum, i) => [sum, i])) as Record<S, number>;
+const REDIRECT = indexOfSums(REDIRECT_SUMS);
+const SEARCH = indexOfSums(SEARCH_SUMS);
 
 /**
- * The sums of a table: `u` first (a cell's pairs), then the counts in the order of the cell columns
- * after users (REDIRECT_CELLS_SQL, SEARCH_CELLS_SQL).
- */
-const R = { users: 0, redirects: 1, loose: 2, cib: 3, new: 4 } as const;
-const REDIRECT_SUMS = ["u", "r", "loose", "cib", "new"];
-const S = { users: 0, searches: 1, mobile: 2 } as const;
-const SEARCH_SUMS = ["u", "n", "mob"];
-
-/** Where a condition row's redirects go in the redirect sums. */
-const REDIRECT_SUM_OF: ReadonlyMap<string, number> = new Map([
-  ["loose", R.loose],
-  ["cib", R.cib],
-  ["new", R.new],
-]);
-
-/**
- * Adds the cells (rows of: offset, gap, game id, users, then the counts) to `table`, each to the
- * sums `kept(condition)` lists.
+ * Adds the cells (rows of: offset, gap, game id, then the table's sums in order) to `table`, each to
+ * the sums `kept(condition)` lists: its pairs times the users effect, its counts times the counts'.
  */
 const addCells = (table: SumTable, cells: KeyedNumbers, kept: (condition: string) => readonly number[]) => {
   const { numbers, width } = cells;
   const sumCount = width - 3;
+  const usersAt = table.names.indexOf("users");
   for (let i = 0; i < cells.keys.length; i++) {
     const at = i * width;
     const condition = cells.keys[i] as string;
-    const effect = effectOf(numbers[at] as number, numbers[at + 1] as number);
+    const effect = effectsOf(numbers[at] as number, numbers[at + 1] as number);
     const sums = table.sums(numbers[at + 2] as number, condition);
     const keptSums = kept(condition);
     for (let block = 0; block < PERIODS.length; block++) {
       for (const sum of keptSums) {
-        const times = sum === 0 ? effect.users[block] : effect.counts[block];
+        const times = sum === usersAt ? effect.users[block] : effect.counts[block];
         const slot = block * sumCount + sum;
         sums[slot] = (sums[slot] as number) + (times as number) * (numbers[at + 3 + sum] as number);
       }
@@ -191,7 +165,7 @@ const addCells = (table: SumTable, cells: KeyedNumbers, kept: (condition: string
 
 const ALL_REDIRECT_SUMS = REDIRECT_SUMS.map((_, i) => i);
 const ALL_SEARCH_SUMS = SEARCH_SUMS.map((_, i) => i);
-const SEARCH_COUNT_ONLY = [S.searches];
+const SEARCH_COUNT_ONLY = [SEARCH.searches];
 
 /** The redirect sums per game and the search sums per (game, condition) of D, slid from `before`. */
 export const slideEventSums = async (
@@ -210,26 +184,26 @@ export const slideEventSums = async (
   const searches = new SumTable(SEARCH_SUMS);
   // D-1's windows. A game's searches without a condition: its total, less its conditions' below.
   for (let i = 0; i < liquidity.keys.length; i++) {
-    const [window, gameId, redirectCount, users, searchCount] = liquidity.numbers.subarray(i * 5, i * 5 + 5);
-    const block = BLOCK_OF_WINDOW[window as number] as number;
-    redirects.add(gameId as number, "", R.redirects, block, redirectCount as number);
-    redirects.add(gameId as number, "", R.users, block, users as number);
-    searches.add(gameId as number, "", S.searches, block, searchCount as number);
+    const [block, gameId, redirectCount, users, searchCount] = liquidity.numbers.subarray(i * 5, i * 5 + 5);
+    redirects.add(gameId as number, "", REDIRECT.redirects, block as number, redirectCount as number);
+    redirects.add(gameId as number, "", REDIRECT.users, block as number, users as number);
+    searches.add(gameId as number, "", SEARCH.searches, block as number, searchCount as number);
   }
   for (let i = 0; i < conditions.keys.length; i++) {
     const condition = conditions.keys[i] as string;
-    const [window, gameId, searchCount, users, mobile, redirectCount] = conditions.numbers.subarray(
+    const [block, gameId, searchCount, users, mobile, redirectCount] = conditions.numbers.subarray(
       i * 6,
       i * 6 + 6,
     );
-    const block = BLOCK_OF_WINDOW[window as number] as number;
-    searches.add(gameId as number, condition, S.searches, block, searchCount as number);
-    searches.add(gameId as number, condition, S.users, block, users as number);
-    searches.add(gameId as number, condition, S.mobile, block, mobile as number);
-    searches.add(gameId as number, "", S.searches, block, -(searchCount as number));
-    const redirectName = REDIRECT_SUM_OF.get(condition);
-    if (redirectName !== undefined)
-      redirects.add(gameId as number, "", redirectName, block, redirectCount as number);
+    const game = gameId as number;
+    const at = block as number;
+    searches.add(game, condition, SEARCH.searches, at, searchCount as number);
+    searches.add(game, condition, SEARCH.users, at, users as number);
+    searches.add(game, condition, SEARCH.mobile, at, mobile as number);
+    searches.add(game, "", SEARCH.searches, at, -(searchCount as number));
+    const redirectSum = REDIRECT_SUM_OF_CONDITION[condition as keyof typeof REDIRECT_SUM_OF_CONDITION];
+    if (redirectSum !== undefined)
+      redirects.add(game, "", REDIRECT[redirectSum], at, redirectCount as number);
   }
   addCells(redirects, redirectCells, () => ALL_REDIRECT_SUMS);
   // A game's searches without a condition: only their count is kept (module comment).

@@ -1,16 +1,26 @@
 import type { Period } from "@gmi/contract";
 import { PERIODS } from "@gmi/contract";
 import type pg from "pg";
+import { readKeyedNumbers, withDateLiteral } from "../db/copy/copy-out.js";
 import type { QueryAggregate } from "../domain/analytics/search-rows.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
-import { firstIn, inRollupSession, readByKeysOnly, WINDOW } from "./analytics-aggregates.js";
+import {
+  isFirstInWindow,
+  leavingDay,
+  SLID_PERIODS,
+  type SlidePart,
+  type SlidPeriod,
+  STRETCHES,
+  slideTerms,
+  stretchesOf,
+} from "../domain/rollup/slide.js";
+import { inRollupSession, readByKeysOnly } from "./analytics-aggregates.js";
 import {
   cellsVersion as readCellsVersion,
   type SlidableSnapshots,
   slidableSnapshots,
 } from "./cell-versions.js";
-import { readKeyedNumbers, withDateLiteral } from "./copy-out.js";
-import { returningTo } from "./event-cells.js";
+import { daySql, firstInWindowSql, LONGEST_WINDOW_SQL, returningSql } from "./window-sql.js";
 
 /**
  * The search aggregate of a rollup of date D: per (scope, query), the sums of each period's window.
@@ -24,33 +34,57 @@ import { returningTo } from "./event-cells.js";
  *   pairs of the leaving day, and win back those of them active again inside the window: the cells
  *   whose gap points back exactly to the leaving day. At 10M events that reads ~80k cells and
  *   ~150k snapshot rows instead of ~800k cells.
- * Both read rows of the same shape: (query, scope, block, eight plain sums), where a block is a
- * stretch or a term of the slide, and the periods are sums of blocks (FULL_TERMS, SLIDE_TERMS).
+ * Both read rows of the same shape: (query, scope, block, sums), where a block is a stretch or a
+ * part of the slide, and the periods are sums of blocks (FULL_TERMS, SLIDE_TERMS), both derived
+ * from domain/rollup/slide.ts.
  */
 
-/** The blocks of a full read: the stretches of the window. */
-const STRETCH = { day: 0, week: 1, month: 2 } as const;
+/**
+ * Where a block row's fields are, after its query (the key): scope, block, then its sums (CELL_SUMS):
+ * the plain sums, the users, and per period whose D cells are not all first in it (7d, 30d) the
+ * users first in that window.
+ */
+const COLUMN = { scope: 0, block: 1, firstSum: 2 } as const;
+const SUM = { searches: 0, pricing: 1, mobile: 2, resultSum: 3, zeroResults: 4, users: 5 } as const;
 
-/** The blocks of a slide: the cells of D (the same rows as the `day` stretch), and the rest. */
-const SLIDE = {
-  today: STRETCH.day,
-  leaving7d: 1,
-  leaving30d: 2,
-  returning7d: 3,
-  returning30d: 4,
-  weekBefore: 5,
-  monthBefore: 6,
-} as const;
-const BLOCK_COUNT = 7;
+/** Periods whose users of D's cells need the first-in-window filter (a one-day window's never do). */
+const FILTERED_PERIODS = PERIODS.filter((period) => !isFirstInWindow(period, 0, 1));
+const SUM_COUNT = SUM.users + 1 + FILTERED_PERIODS.length;
+
+/** The sum holding the users of a block that are first in a period's window. */
+const usersFirstIn = (period: Period): number =>
+  FILTERED_PERIODS.includes(period) ? SUM.users + 1 + FILTERED_PERIODS.indexOf(period) : SUM.users;
+
+/** The sums of a block row, after query, scope and block, in SUM's order. */
+const CELL_SUMS = [
+  "SUM(searches), SUM(pricing), SUM(mobile), SUM(result_sum::float8), SUM(zero_results), SUM(users)",
+  ...FILTERED_PERIODS.map((period) => `SUM(users) FILTER (WHERE ${firstInWindowSql(period)})`),
+].join(", ");
+
+/** A block row's users alone, in CELL_SUMS's shape (its other sums zero). */
+const usersOnly = (users: string) =>
+  `0, 0, 0, 0::float8, 0, ${users}${", 0".repeat(FILTERED_PERIODS.length)}`;
+
+/** The blocks of a full read: the stretches of the longest window (slide.ts, STRETCHES). */
+const stretchBlockSql = `CASE ${STRETCHES.slice(0, -1)
+  .map((stretch, block) => `WHEN day >= ${daySql(stretch.first)} THEN ${block}`)
+  .join(" ")} ELSE ${STRETCHES.length - 1} END`;
+
+/**
+ * The blocks of a slide: the cells of D (block 0, the rows of a full read's first stretch), then
+ * per slid period the other parts of its terms (slide.ts, slideTerms).
+ */
+const SLID_PARTS: readonly SlidePart[] = ["leavingDay", "returningToLeavingDay", "previousWindow"];
+const slideBlock = (part: SlidePart, period: Period): number =>
+  part === "today"
+    ? 0
+    : 1 + SLID_PERIODS.indexOf(period as SlidPeriod) * SLID_PARTS.length + SLID_PARTS.indexOf(part);
+const BLOCK_COUNT = Math.max(STRETCHES.length, 1 + SLID_PERIODS.length * SLID_PARTS.length);
 
 /** The search aggregate's two halves: the all-consoles scope, and every console scope. */
 type ScopeHalf = "all" | "consoles";
 
 const inHalf = (scopes: ScopeHalf) => `scope_console_id ${scopes === "all" ? "= 0" : "<> 0"}`;
-
-/** The eight sums of a block row, after query, scope and block. */
-const CELL_SUMS = `SUM(searches), SUM(pricing), SUM(mobile), SUM(result_sum::float8), SUM(zero_results), SUM(users),
-  SUM(users) FILTER (WHERE ${firstIn("7d")}), SUM(users) FILTER (WHERE ${firstIn("30d")})`;
 
 /**
  * One row per (scope, query, stretch): the cells already hold each search in scope 0 and in its
@@ -62,65 +96,45 @@ const CELL_SUMS = `SUM(searches), SUM(pricing), SUM(mobile), SUM(result_sum::flo
  * up to 2^53.
  */
 const fullSql = (scopes: ScopeHalf) => `
-SELECT query, scope_console_id,
-  CASE WHEN day = $1::date THEN ${STRETCH.day} WHEN day >= $1::date - 6 THEN ${STRETCH.week} ELSE ${STRETCH.month} END AS block,
+SELECT query, scope_console_id, ${stretchBlockSql} AS block,
   ${CELL_SUMS}
-FROM search_day_cells WHERE ${WINDOW} AND ${inHalf(scopes)}
+FROM search_day_cells WHERE ${LONGEST_WINDOW_SQL} AND ${inHalf(scopes)}
 GROUP BY scope_console_id, query, block
 ORDER BY scope_console_id, query COLLATE "C", block`;
 
-/** The cells whose pairs return to a day leaving the window (event-cells.ts), as one block. */
-const returningBlock = (scopes: ScopeHalf, leaving: number, block: number) => `
-  SELECT query, scope_console_id, ${block}, 0, 0, 0, 0::float8, 0, users, 0, 0
-  FROM search_day_cells WHERE (${returningTo(leaving)}) AND ${inHalf(scopes)}`;
-
 /**
- * One row per (scope, query, term of the slide): the cells of D (with the users first in each
- * window, as in the full read), of the two leaving days, of the pairs returning to them, and D-1's
+ * One row per (scope, query, block of the slide): the cells of D (with the users first in each
+ * window, as in the full read), of the leaving days, of the pairs returning to them, and D-1's
  * rows as they were stored. Ordered as the full read.
  */
 const slideSql = (scopes: ScopeHalf, before: SlidableSnapshots) => `
 SELECT * FROM (
   SELECT query, scope_console_id, block, ${CELL_SUMS}
   FROM (
-    SELECT query, scope_console_id, ${SLIDE.today} AS block, day, gap, searches, pricing, mobile, result_sum, zero_results, users
+    SELECT query, scope_console_id, ${slideBlock("today", "day")} AS block, day, gap, searches, pricing, mobile, result_sum, zero_results, users
     FROM search_day_cells WHERE day = $1::date AND ${inHalf(scopes)}
     UNION ALL
-    SELECT query, scope_console_id, CASE WHEN day = $1::date - 7 THEN ${SLIDE.leaving7d} ELSE ${SLIDE.leaving30d} END,
+    SELECT query, scope_console_id,
+      CASE ${SLID_PERIODS.map((period) => `WHEN day = ${daySql(leavingDay(period))} THEN ${slideBlock("leavingDay", period)}`).join(" ")} END,
       -- A day outside the window: no pair of it is first in either window.
       NULL, gap, searches, pricing, mobile, result_sum, zero_results, users
-    FROM search_day_cells WHERE day IN ($1::date - 7, $1::date - 30) AND ${inHalf(scopes)}
+    FROM search_day_cells
+    WHERE day IN (${SLID_PERIODS.map((period) => daySql(leavingDay(period))).join(", ")}) AND ${inHalf(scopes)}
   ) cells
   GROUP BY scope_console_id, query, block
-  UNION ALL ${returningBlock(scopes, 7, SLIDE.returning7d)}
-  UNION ALL ${returningBlock(scopes, 30, SLIDE.returning30d)}
+  ${SLID_PERIODS.map(
+    (period) => `UNION ALL
+  SELECT query, scope_console_id, ${slideBlock("returningToLeavingDay", period)}, ${usersOnly("users")}
+  FROM search_day_cells WHERE (${returningSql(period)}) AND ${inHalf(scopes)}`,
+  ).join("\n  ")}
   UNION ALL
   SELECT query, scope_console_id,
-    CASE snapshot_id WHEN ${before["7d"]} THEN ${SLIDE.weekBefore} ELSE ${SLIDE.monthBefore} END,
-    search_count, pricing_count, mobile_count, result_count_sum, zero_result_count, distinct_users, 0, 0
+    CASE snapshot_id ${SLID_PERIODS.map((period) => `WHEN ${before[period]} THEN ${slideBlock("previousWindow", period)}`).join(" ")} END,
+    search_count, pricing_count, mobile_count, result_count_sum, zero_result_count, distinct_users${", 0".repeat(FILTERED_PERIODS.length)}
   FROM search_snapshot_rows
-  WHERE snapshot_id IN (${before["7d"]}, ${before["30d"]}) AND ${inHalf(scopes)}
+  WHERE snapshot_id IN (${SLID_PERIODS.map((period) => before[period]).join(", ")}) AND ${inHalf(scopes)}
 ) blocks
 ORDER BY scope_console_id, query COLLATE "C", block`;
-
-/**
- * A block row's sums after query, scope and block, in CELL_SUMS's order: the index of each in a
- * block of a (scope, query)'s sums.
- */
-const SUM = {
-  searches: 0,
-  pricing: 1,
-  mobile: 2,
-  resultSum: 3,
-  zeroResults: 4,
-  users: 5,
-  usersFirstIn7d: 6,
-  usersFirstIn30d: 7,
-} as const;
-const SUM_COUNT = 8;
-
-/** Where a block row's numbers are, after its query (the key): scope, block, then the sums. */
-const COLUMN = { scope: 0, block: 1, firstSum: 2 } as const;
 
 /**
  * A (scope, query)'s sums: SUM_COUNT per block (a missing block is zeros). Plain numbers in one
@@ -130,41 +144,45 @@ const COLUMN = { scope: 0, block: 1, firstSum: 2 } as const;
 type QuerySums = Float64Array;
 
 /**
- * A period's window as a sum of blocks: each term adds (or takes away) a block's sums, counting its
- * distinct users by the column named. A block that is not there adds nothing.
+ * A period's window as a sum of blocks: each term adds (1), takes away (-1) or leaves out (0) a
+ * block's counts and, separately, its distinct users, counted by the users sum named. A block that
+ * is not there adds nothing.
  */
-type Term = readonly [block: number, sign: 1 | -1, users: number];
+type Term = readonly [block: number, countSign: number, userSign: number, users: number];
 type Terms = Record<Period, readonly Term[]>;
 
+const byPeriod = (terms: (period: Period) => readonly Term[]): Terms => ({
+  day: terms("day"),
+  "7d": terms("7d"),
+  "30d": terms("30d"),
+});
+
 /** The full read: each period covers the stretches up to its own, counting users first in it. */
-const FULL_TERMS: Terms = {
-  day: [[STRETCH.day, 1, SUM.users]],
-  "7d": [STRETCH.day, STRETCH.week].map((block) => [block, 1, SUM.usersFirstIn7d] as const),
-  "30d": [STRETCH.day, STRETCH.week, STRETCH.month].map((block) => [block, 1, SUM.usersFirstIn30d] as const),
-};
+const FULL_TERMS: Terms = byPeriod((period) =>
+  stretchesOf(period).map((block) => [block, 1, 1, usersFirstIn(period)] as const),
+);
 
-/** The slide (module comment): D-1's window, plus D, minus the leaving day, plus the returning pairs. */
-const SLIDE_TERMS: Terms = {
-  day: [[SLIDE.today, 1, SUM.users]],
-  "7d": [
-    [SLIDE.weekBefore, 1, SUM.users],
-    [SLIDE.today, 1, SUM.usersFirstIn7d],
-    [SLIDE.leaving7d, -1, SUM.users],
-    [SLIDE.returning7d, 1, SUM.users],
-  ],
-  "30d": [
-    [SLIDE.monthBefore, 1, SUM.users],
-    [SLIDE.today, 1, SUM.usersFirstIn30d],
-    [SLIDE.leaving30d, -1, SUM.users],
-    [SLIDE.returning30d, 1, SUM.users],
-  ],
-};
+/** The slide: the period's terms (slide.ts, slideTerms), each on its block. */
+const SLIDE_TERMS: Terms = byPeriod((period) =>
+  slideTerms(period).map(
+    (term) =>
+      [
+        slideBlock(term.part, period),
+        term.counts,
+        term.users,
+        term.firstInWindowOnly ? usersFirstIn(period) : SUM.users,
+      ] as const,
+  ),
+);
 
-/** A field summed over a period's terms; `SUM.users` stands for each term's users column. */
+/** A field summed over a period's terms; `SUM.users` stands for each term's users sum. */
 const sumOver = (sums: QuerySums, terms: readonly Term[], field: number) => {
   let total = 0;
-  for (const [block, sign, users] of terms)
-    total += sign * (sums[block * SUM_COUNT + (field === SUM.users ? users : field)] as number);
+  if (field === SUM.users)
+    for (const [block, , userSign, users] of terms)
+      total += userSign * (sums[block * SUM_COUNT + users] as number);
+  else
+    for (const [block, countSign] of terms) total += countSign * (sums[block * SUM_COUNT + field] as number);
   return total;
 };
 

@@ -1,11 +1,11 @@
-import { todayOf } from "../analytics/snapshot.js";
 import { systemClock } from "../clock.js";
 import type { Database } from "../db/open.js";
 import type { ScoringConfig } from "../domain/analytics/weights.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
-import { type DemoScale, generateDemo } from "../domain/demo/generate.js";
-import { type ImportReport, importLines } from "./import.js";
-import { rollupDates } from "./rollup.js";
+import { type ImportReport, importLines } from "../jobs/import.js";
+import { todayOf } from "../reads/snapshot.js";
+import { rollupDates } from "../rollup/rollup-dates.js";
+import { type DemoScale, generateDemo } from "./generate.js";
 
 export type DemoSeed = { scale: DemoScale | number; seed: number; endDate: IsoDay; rollupDays: number };
 

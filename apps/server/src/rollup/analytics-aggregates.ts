@@ -4,9 +4,20 @@ import type pg from "pg";
 import { type ConditionAggregate, MARKET_WIDE } from "../domain/analytics/conditions.js";
 import type { GameAggregate } from "../domain/analytics/liquidity.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
+import { windowStart } from "../domain/rollup/slide.js";
 import { cellsVersion as readCellsVersion } from "./cell-versions.js";
 import { slidableEventSnapshots, slideEventSums } from "./event-slide.js";
-import { type EventSums, SUFFIX, type SumRow, valueIn } from "./event-sums.js";
+import {
+  ALERT_SUM,
+  type EventSums,
+  REDIRECT_SUM_OF_CONDITION,
+  REDIRECT_SUMS,
+  SEARCH_SUMS,
+  type SumRow,
+  sumColumn,
+  valueIn,
+} from "./event-sums.js";
+import { daySql, firstInWindowSql, inWindowSql, LONGEST_WINDOW_SQL } from "./window-sql.js";
 
 /**
  * The aggregates a rollup of date D needs, for the three periods at once, read from the daily event
@@ -16,27 +27,19 @@ import { type EventSums, SUFFIX, type SumRow, valueIn } from "./event-sums.js";
  * cell of its first day in the window, the one whose gap reaches back before the window's start.
  */
 
-/** First day of each period's window, for a query whose $1 is D. */
-const start: Record<Period, string> = { day: "$1::date", "7d": "$1::date - 6", "30d": "$1::date - 29" };
-
-/** `FILTER` conditions on a cell's `day`, per period. */
-const dayIn: Record<Period, string> = {
-  day: "day = $1::date",
-  "7d": "day >= $1::date - 6",
-  "30d": "TRUE",
-};
-
-/** Cells whose pairs are new in the period's window (a `day` cell's gap is always at least 1). */
-export const firstIn = (p: Period) => `${dayIn[p]} AND gap > day - (${start[p]})`;
-
-const perPeriod = (make: (p: Period, suffix: string) => string) =>
-  PERIODS.map((p) => make(p, SUFFIX[p])).join(",\n    ");
-
-export const WINDOW = "day BETWEEN $1::date - 29 AND $1::date";
-
 /** Alerts active in a window: created by D, minus those removed before the window (never before created). */
-const activeAlerts = (p: Period) =>
-  `COALESCE(SUM(created), 0) - COALESCE(SUM(removed) FILTER (WHERE day < ${start[p]}), 0)`;
+const activeAlerts = (period: Period) =>
+  `COALESCE(SUM(created), 0) - COALESCE(SUM(removed) FILTER (WHERE day < ${daySql(windowStart(period))}), 0)`;
+
+/** Per period, a column per sum of a cell table: its pairs first in the window, its counts in it. */
+const sumsPerPeriod = (sums: readonly string[]) =>
+  PERIODS.flatMap((period) =>
+    sums.map((sum) =>
+      sum === "users"
+        ? `SUM(users) FILTER (WHERE ${firstInWindowSql(period)}) AS ${sumColumn(sum, period)}`
+        : `SUM(${sum}) FILTER (WHERE ${inWindowSql(period)}) AS ${sumColumn(sum, period)}`,
+    ),
+  ).join(",\n  ");
 
 /**
  * Runs one aggregate on a connection of its own, in a repeatable-read transaction (everything it
@@ -88,19 +91,20 @@ export const readByKeysOnly = async (client: pg.PoolClient): Promise<void> => {
  */
 const REDIRECT_SQL = `
 SELECT game_id,
-  ${perPeriod((p, s) => `SUM(redirects) FILTER (WHERE ${dayIn[p]}) AS r_${s}, SUM(users) FILTER (WHERE ${firstIn(p)}) AS u_${s}, SUM(loose) FILTER (WHERE ${dayIn[p]}) AS loose_${s}, SUM(cib) FILTER (WHERE ${dayIn[p]}) AS cib_${s}, SUM(sealed) FILTER (WHERE ${dayIn[p]}) AS new_${s}`)}
-FROM redirect_day_cells WHERE ${WINDOW}
+  ${sumsPerPeriod(REDIRECT_SUMS)}
+FROM redirect_day_cells WHERE ${LONGEST_WINDOW_SQL}
 GROUP BY game_id`;
 
 const WATCH_SQL = `
-SELECT game_id, condition, ${perPeriod((p, s) => `${activeAlerts(p)} AS n_${s}`)}
+SELECT game_id, condition,
+  ${PERIODS.map((period) => `${activeAlerts(period)} AS ${sumColumn(ALERT_SUM, period)}`).join(",\n  ")}
 FROM watch_day_cells WHERE day <= $1::date
 GROUP BY game_id, condition`;
 
 const SEARCH_CONDITION_SQL = `
 SELECT game_id, condition,
-  ${perPeriod((p, s) => `SUM(searches) FILTER (WHERE ${dayIn[p]}) AS n_${s}, SUM(users) FILTER (WHERE ${firstIn(p)}) AS u_${s}, SUM(mobile) FILTER (WHERE ${dayIn[p]}) AS mob_${s}`)}
-FROM search_condition_day_cells WHERE ${WINDOW}
+  ${sumsPerPeriod(SEARCH_SUMS)}
+FROM search_condition_day_cells WHERE ${LONGEST_WINDOW_SQL}
 GROUP BY game_id, condition`;
 
 const GAMES_SQL =
@@ -163,26 +167,23 @@ const totalPerGame = (rows: readonly SumRow[], name: string, period: Period) => 
 
 const gameAggregates = (games: readonly GameRow[], sums: EventSums, period: Period): GameAggregate[] => {
   const redirects = new Map(sums.redirects.map((row) => [row.game_id, row]));
-  const watches = totalPerGame(sums.watches, "n", period);
-  const searches = totalPerGame(sums.searches, "n", period);
+  const watches = totalPerGame(sums.watches, ALERT_SUM, period);
+  const searches = totalPerGame(sums.searches, "searches", period);
   return games.map((game) => {
-    const r = redirects.get(game.game_id);
+    const gameRedirects = redirects.get(game.game_id);
     return {
       gameId: game.game_id,
       consoleId: game.console_id,
-      redirects: valueIn(r, "r", period),
-      distinctUsers: valueIn(r, "u", period),
+      redirects: valueIn(gameRedirects, "redirects", period),
+      distinctUsers: valueIn(gameRedirects, "users", period),
       watchCount: watches.get(game.game_id) ?? 0,
       searchCount: searches.get(game.game_id) ?? 0,
-      redirects7d: valueIn(r, "r", "7d"),
-      redirects30d: valueIn(r, "r", "30d"),
+      redirects7d: valueIn(gameRedirects, "redirects", "7d"),
+      redirects30d: valueIn(gameRedirects, "redirects", "30d"),
       priceComplete: game.price_complete,
     };
   });
 };
-
-/** The listing conditions a redirect cell counts, each as its own column (`loose_d`, `cib_d`, ...). */
-const REDIRECT_CONDITIONS: readonly ConditionAggregate["condition"][] = ["loose", "cib", "new"];
 
 const conditionAggregates = (sums: EventSums, period: Period): Map<number, ConditionAggregate[]> => {
   const byGame = new Map<number, Map<string, ConditionAggregate>>();
@@ -200,20 +201,21 @@ const conditionAggregates = (sums: EventSums, period: Period): Map<number, Condi
   };
   // Condition '' (a game's searches and alerts without one) counts in the game totals only.
   for (const row of sums.searches) {
-    if (row.condition === "" || valueIn(row, "n", period) === 0) continue;
-    const e = entry(row.game_id, row.condition as ConditionAggregate["condition"]);
-    e.searchCount = valueIn(row, "n", period);
-    e.distinctUsers = valueIn(row, "u", period);
-    e.mobileCount = valueIn(row, "mob", period);
+    if (row.condition === "" || valueIn(row, "searches", period) === 0) continue;
+    const aggregate = entry(row.game_id, row.condition as ConditionAggregate["condition"]);
+    aggregate.searchCount = valueIn(row, "searches", period);
+    aggregate.distinctUsers = valueIn(row, "users", period);
+    aggregate.mobileCount = valueIn(row, "mobile", period);
   }
+  // A redirect cell counts each listing condition in a column of its own.
   for (const row of sums.redirects) {
-    for (const condition of REDIRECT_CONDITIONS) {
-      const n = valueIn(row, condition, period);
-      if (n > 0) entry(row.game_id, condition).redirects = n;
+    for (const [condition, sum] of Object.entries(REDIRECT_SUM_OF_CONDITION)) {
+      const n = valueIn(row, sum, period);
+      if (n > 0) entry(row.game_id, condition as ConditionAggregate["condition"]).redirects = n;
     }
   }
   for (const row of sums.watches) {
-    const n = valueIn(row, "n", period);
+    const n = valueIn(row, ALERT_SUM, period);
     if (row.condition !== "" && n > 0)
       entry(row.game_id, row.condition as ConditionAggregate["condition"]).watchCount = n;
   }

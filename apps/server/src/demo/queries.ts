@@ -1,4 +1,4 @@
-import type { SearchLine } from "../import/parse-line.js";
+import type { SearchLine } from "../domain/import/parse-line.js";
 import type { DemoGame } from "./catalog.js";
 import { ABSENT_TITLES } from "./consoles.js";
 import type { Rng } from "./prng.js";

@@ -1,5 +1,5 @@
-import type { IsoDay } from "../analytics/windows.js";
-import type { NdjsonLine } from "../import/parse-line.js";
+import type { IsoDay } from "../domain/analytics/windows.js";
+import type { NdjsonLine } from "../domain/import/parse-line.js";
 import { generateCatalog } from "./catalog.js";
 import { generateEvents } from "./events.js";
 

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { momentum } from "../analytics/momentum.js";
-import { addDays, dayStart } from "../analytics/windows.js";
-import type { ImportRecord, RedirectRecord, SearchRecord, WatchRecord } from "../import/parse-line.js";
-import { parseLine } from "../import/parse-line.js";
+import { momentum } from "../domain/analytics/momentum.js";
+import { addDays, dayStart } from "../domain/analytics/windows.js";
+import type { ImportRecord, RedirectRecord, SearchRecord, WatchRecord } from "../domain/import/parse-line.js";
+import { parseLine } from "../domain/import/parse-line.js";
 import { generateCatalog } from "./catalog.js";
 import { DEMO_SCALES, demoEventCount, generateDemo } from "./generate.js";
 

@@ -1,4 +1,4 @@
-import type { ConsoleLine, GameLine } from "../import/parse-line.js";
+import type { ConsoleLine, GameLine } from "../domain/import/parse-line.js";
 import type { ConsoleSpec } from "./consoles.js";
 import { CONSOLES, famousTitles } from "./consoles.js";
 import type { Rng } from "./prng.js";

@@ -1,4 +1,5 @@
-import type { LiquidityRow, SearchRow } from "@gmi/contract";
+import type { LiquidityRow, ListQuerySchema, SearchRow } from "@gmi/contract";
+import type { z } from "zod";
 import {
   countLiquidityRanked,
   countSearchRanked,
@@ -21,18 +22,23 @@ import {
 import type { CursorPosition } from "../domain/pagination/cursor.js";
 import { fetchSize, type PageRequest } from "../domain/pagination/page.js";
 import { validationFailed } from "../errors.js";
+import type { Caller } from "./caller.js";
+import type { ReadDeps } from "./deps.js";
+import { rankedPageMeta } from "./meta.js";
+import { pagingOf } from "./pages.js";
+import { snapshotFor } from "./snapshot.js";
 
 /**
  * Analytics cursors hold [snapshot date, rank]: a walk begun without `date` keeps reading the
  * snapshot it started on even when a newer rollup lands meanwhile, so its pages never shift.
  */
-export const cursorDate = (request: PageRequest): string | undefined => {
+const cursorDate = (request: PageRequest): string | undefined => {
   if (request.mode !== "cursor" || request.after === null) return undefined;
   const [date] = request.after;
   return typeof date === "string" ? date : undefined;
 };
 
-export const positionOf = (snapshot: SnapshotRef, rank: number): CursorPosition => [snapshot.date, rank];
+const positionOf = (snapshot: SnapshotRef, rank: number): CursorPosition => [snapshot.date, rank];
 
 /** Ranks are dense, so a page is a rank range; a cursor resumes after its rank. */
 const rankSlice = (request: PageRequest): RankSlice => {
@@ -45,12 +51,12 @@ const rankSlice = (request: PageRequest): RankSlice => {
   return { fromRank: rank + 1, count: fetchSize(request) };
 };
 
-export const scopeOf = (consoleId: number | undefined) => consoleId ?? ALL_CONSOLES;
+const scopeOf = (consoleId: number | undefined) => consoleId ?? ALL_CONSOLES;
 
 /** A list row and its place in the list's order (what a cursor resumes after). */
-export type Placed<Row> = { row: Row; place: number };
+type Placed<Row> = { row: Row; place: number };
 
-export const leaderboardPage = async (
+export const readLeaderboard = async (
   sql: Sql,
   snapshot: SnapshotRef,
   scope: number,
@@ -70,7 +76,7 @@ export const leaderboardPage = async (
   };
 };
 
-export const searchPage = async (
+export const readSearchList = async (
   sql: Sql,
   snapshot: SnapshotRef,
   scope: number,
@@ -82,4 +88,51 @@ export const searchPage = async (
     countSearchRanked(sql, snapshot.id, scope, sort),
   ]);
   return { rows: rows.map((row) => ({ row: toSearchRow(row, sort), place: searchPlace(row, sort) })), total };
+};
+
+/**
+ * Which ranked list of a snapshot: the liquidity leaderboard or a search list, in one sort. Cursors
+ * are bound to `route`; pages are cached under `kind` and `sort`.
+ */
+export type RankedList<Row, Sort extends string> = {
+  route: string;
+  kind: "liquidity" | "search";
+  sort: Sort;
+  read: (
+    sql: Sql,
+    snapshot: SnapshotRef,
+    scope: number,
+    request: PageRequest,
+  ) => Promise<Listed<Placed<Row>>>;
+};
+
+/**
+ * The answer of a ranked list endpoint (the leaderboard, the three search lists): the snapshot of
+ * the period and date (a cursor keeps the date it started on), the page read through the page cache
+ * (a snapshot never changes: its pages are kept until evicted), and
+ * `{data, meta: {period, period_date, pagination, sort}, links}`.
+ */
+export const rankedListBody = async <Row, Sort extends string>(
+  reads: ReadDeps,
+  caller: Caller,
+  query: z.infer<typeof ListQuerySchema>,
+  list: RankedList<Row, Sort>,
+) => {
+  const paging = pagingOf({ cursorSecret: reads.cursorSecret, now: reads.clock.now() }, caller, query, {
+    route: list.route,
+    scope: { period: query.period, date: query.date, console_id: query.console_id, sort: list.sort },
+  });
+  const snapshot = await snapshotFor(reads, query.period, query.date ?? cursorDate(paging.request));
+  const scope = scopeOf(query.console_id);
+  const listed = await reads.pages.get(
+    `${list.kind}|${snapshot.id}|${scope}|${list.sort}|${JSON.stringify(paging.request)}`,
+    null,
+    () => list.read(reads.sql, snapshot, scope, paging.request),
+  );
+  const page = paging.page(
+    listed,
+    (placed) => positionOf(snapshot, placed.place),
+    (placed) => placed.row,
+  );
+  return { data: page.data, meta: rankedPageMeta(snapshot, page.pagination, list.sort), links: page.links };
 };

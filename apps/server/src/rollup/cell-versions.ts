@@ -1,6 +1,6 @@
-import type { Period } from "@gmi/contract";
+import type { Sql } from "../data/sql.js";
 import { addDays, type IsoDay } from "../domain/analytics/windows.js";
-import type { Sql } from "./sql.js";
+import { LONGEST_WINDOW_DAYS, SLID_PERIODS, type SlidPeriod } from "../domain/rollup/slide.js";
 
 /**
  * Versions of the event cells. Every rebuild of a family's cells is logged in
@@ -35,11 +35,11 @@ export const cellsVersion = async (sql: Sql): Promise<number> => {
 };
 
 /** The previous date's snapshots a rollup of D can slide by a day, by period. */
-export type SlidableSnapshots = Record<Exclude<Period, "day">, number>;
+export type SlidableSnapshots = Record<SlidPeriod, number>;
 
 /**
- * The ids of the 7d and 30d snapshots of D-1 if both still describe the cells of `families` in
- * their windows (D-30..D-1 covers both): written with a cells version, and no rebuild of those
+ * The ids of the snapshots of D-1 of every slid period (7d, 30d) if they all still describe the
+ * cells of `families` in their windows (D-30..D-1 covers them): written with a cells version, and no rebuild of those
  * families since then touched those days. Null otherwise: the rollup of D then aggregates its
  * windows in full.
  */
@@ -48,18 +48,19 @@ export const slidableSnapshots = async (
   date: IsoDay,
   families: readonly Family[],
 ): Promise<SlidableSnapshots | null> => {
-  const { rows } = await sql.query<{ id: number; period: "7d" | "30d" }>(
+  const { rows } = await sql.query<{ id: number; period: SlidPeriod }>(
     `SELECT s.id, s.period FROM snapshots s
-     WHERE s.date = $1::date AND s.period IN ('7d', '30d') AND s.cells_version IS NOT NULL
+     WHERE s.date = $1::date AND s.period = ANY($4::text[]) AND s.cells_version IS NOT NULL
        AND NOT EXISTS (
          SELECT 1 FROM event_cell_rebuilds r
          WHERE r.version > s.cells_version AND r.family = ANY($3::text[])
            AND (r.first_day IS NULL OR (r.first_day <= $1::date AND r.last_day >= $2::date)))`,
-    [addDays(date, -1), addDays(date, -30), families],
+    [addDays(date, -1), addDays(date, -LONGEST_WINDOW_DAYS), families, SLID_PERIODS],
   );
-  const week = rows.find((r) => r.period === "7d");
-  const month = rows.find((r) => r.period === "30d");
-  return week && month ? { "7d": week.id, "30d": month.id } : null;
+  const ids = new Map(rows.map((row) => [row.period, row.id]));
+  return SLID_PERIODS.every((period) => ids.has(period))
+    ? (Object.fromEntries(ids) as SlidableSnapshots)
+    : null;
 };
 
 /**
@@ -76,7 +77,7 @@ export const staleSnapshotDates = async (sql: Sql, dates: readonly IsoDay[]): Pr
        AND EXISTS (
          SELECT 1 FROM event_cell_rebuilds r
          WHERE r.version > s.cells_version
-           AND (r.first_day IS NULL OR (r.first_day <= s.date AND r.last_day >= s.date - 29)))`,
+           AND (r.first_day IS NULL OR (r.first_day <= s.date AND r.last_day >= s.date - ${LONGEST_WINDOW_DAYS - 1})))`,
     [dates],
   );
   return new Set(rows.map((r) => r.date));

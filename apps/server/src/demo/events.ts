@@ -1,6 +1,6 @@
-import type { IsoDay } from "../analytics/windows.js";
-import { addDays, dayStart } from "../analytics/windows.js";
-import type { RedirectLine, SearchLine, WatchLine } from "../import/parse-line.js";
+import type { IsoDay } from "../domain/analytics/windows.js";
+import { addDays, dayStart } from "../domain/analytics/windows.js";
+import type { RedirectLine, SearchLine, WatchLine } from "../domain/import/parse-line.js";
 import type { DemoGame, Trend } from "./catalog.js";
 import type { Rng } from "./prng.js";
 import { cumulative, drawIndex, drawWeighted, hashUnit, intBetween, substream, zipfWeight } from "./prng.js";

@@ -1,0 +1,58 @@
+import type { contract } from "@gmi/contract";
+import { rankedListBody, readSearchList } from "./lists.js";
+import { gameConditionsMeta, snapshotMeta } from "./meta.js";
+import { gameConditions, marketConditions } from "./profiles.js";
+import type { Read } from "./read.js";
+import { snapshotFor } from "./snapshot.js";
+
+type Routes = typeof contract.demandIntent;
+
+/** `GET /demand-intent/searches`: the search list in the asked sort. */
+const searches: Read<Routes["searches"]> = (reads, { query }, caller) =>
+  rankedListBody(reads, caller, query, {
+    route: "demandIntent.searches",
+    kind: "search",
+    sort: query.sort,
+    read: (sql, snapshot, scope, request) => readSearchList(sql, snapshot, scope, query.sort, request),
+  });
+
+/** `GET /demand-intent/searches/trending`: the search list by momentum. */
+const trending: Read<Routes["trending"]> = (reads, { query }, caller) =>
+  rankedListBody(reads, caller, query, {
+    route: "demandIntent.trending",
+    kind: "search",
+    sort: "momentum" as const,
+    read: (sql, snapshot, scope, request) => readSearchList(sql, snapshot, scope, "momentum", request),
+  });
+
+/** `GET /demand-intent/searches/unmet`: the search list by unmet demand. */
+const unmet: Read<Routes["unmet"]> = (reads, { query }, caller) =>
+  rankedListBody(reads, caller, query, {
+    route: "demandIntent.unmet",
+    kind: "search",
+    sort: "unmet" as const,
+    read: (sql, snapshot, scope, request) => readSearchList(sql, snapshot, scope, "unmet", request),
+  });
+
+/** `GET /demand-intent/searches/conditions`: market-wide demand by condition. */
+const conditions: Read<Routes["conditions"]> = async (reads, { query }) => {
+  const snapshot = await snapshotFor(reads, query.period, query.date);
+  const data = await marketConditions(reads.sql, snapshot);
+  return { data, meta: snapshotMeta(snapshot) };
+};
+
+/** `GET /demand-intent/games/:game_id/conditions`: one game's demand by condition. */
+const gameConditionsRead: Read<Routes["gameConditions"]> = async (reads, { params, query }) => {
+  const snapshot = await snapshotFor(reads, query.period, query.date);
+  const { game, rows } = await gameConditions(reads.sql, snapshot, params.game_id);
+  return { data: rows, meta: gameConditionsMeta(snapshot, game.identity) };
+};
+
+/** The reads of the demand-intent routes, named as the contract names them. */
+export const demandIntentReads = {
+  searches,
+  trending,
+  unmet,
+  conditions,
+  gameConditions: gameConditionsRead,
+};

@@ -1,0 +1,62 @@
+import type { Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import { type CatalogReader, catalogReader } from "../data/catalog-reader.js";
+import type { DataVersion } from "../data/data-version.js";
+import type { Sql } from "../data/sql.js";
+import type { ScoringConfig } from "../domain/analytics/weights.js";
+import type { UsageStore } from "../domain/limits/usage.js";
+import { profileMemo } from "./profile-memo.js";
+import { loadProfiles } from "./profiles.js";
+import { type ReadCache, readCache } from "./read-cache.js";
+import { scoringOf } from "./scoring.js";
+
+/**
+ * What every read needs, built once per app (`readDeps`, called by app.ts) and shared by every
+ * route: the database, the clock, the settings reads use, and the caches under the answers. The
+ * whole-response cache sits above these, in routes/ (it is HTTP: keyed by URL, it hands Fastify
+ * the serialized answer).
+ */
+export type ReadDeps = {
+  sql: Sql;
+  clock: Clock;
+  usage: UsageStore;
+  scoring: ScoringConfig;
+  /** Signs and checks list cursors. */
+  cursorSecret: string;
+  /** Catalog reads, kept CATALOG_CACHE_TTL_MS. */
+  catalog: CatalogReader;
+  /** Which snapshot a period and date read: kept a second (reads/snapshot.ts). */
+  snapshots: ReadCache;
+  /** Pages of a snapshot's ranked lists: a snapshot never changes, so kept until evicted. */
+  pages: ReadCache;
+  /** Games' all-consoles profiles: kept while the data fingerprint holds, when there is one. */
+  profiles: typeof loadProfiles;
+};
+
+/** JSON bytes of pages kept (the two list routers had 8 MB each before they shared one cache). */
+const PAGE_BYTES = 16 * 1_048_576;
+
+/**
+ * The read caches, each built once. `version`: the data fingerprint, null when answer caches are
+ * off (RESPONSE_CACHE_TTL_MS=0), in which case profiles are read every time.
+ */
+export const readDeps = (options: {
+  sql: Sql;
+  clock: Clock;
+  usage: UsageStore;
+  config: Pick<Config, "cursorSecret" | "analytics" | "catalogCacheTtlMs">;
+  version: DataVersion | null;
+}): ReadDeps => {
+  const { sql, clock, usage, config, version } = options;
+  return {
+    sql,
+    clock,
+    usage,
+    scoring: scoringOf(config.analytics),
+    cursorSecret: config.cursorSecret,
+    catalog: catalogReader(sql, { ttlMs: config.catalogCacheTtlMs, clock }),
+    snapshots: readCache(clock, 1_000),
+    pages: readCache(clock, 10_000, PAGE_BYTES),
+    profiles: version ? profileMemo(version) : loadProfiles,
+  };
+};

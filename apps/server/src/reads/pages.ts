@@ -1,0 +1,40 @@
+import type { Links, Pagination, PaginationQuery } from "@gmi/contract";
+import type { Listed } from "../data/catalog.js";
+import type { CursorBinding, CursorPosition } from "../domain/pagination/cursor.js";
+import { decodeCursor, encodeCursor } from "../domain/pagination/cursor.js";
+import { buildLinks } from "../domain/pagination/links.js";
+import { buildPage, type PageRequest, resolvePageRequest } from "../domain/pagination/page.js";
+import type { Caller } from "./caller.js";
+
+/** What a list read needs to page: the cursor secret and the time cursors are stamped and checked at. */
+export type Paging = { cursorSecret: string; now: number };
+
+/** One page of a list, before its `meta` is written: rows, pagination, links. */
+export type Page<Out> = { data: Out[]; pagination: Pagination; links: Links };
+
+/**
+ * The paging of every list (catalog and analytics): the page request under the caller's plan cap,
+ * with a cursor bound to `binding` (its route and scope), and `page(...)` turning the rows read into
+ * the page of the answer.
+ */
+export const pagingOf = (paging: Paging, caller: Caller, query: PaginationQuery, binding: CursorBinding) => {
+  const request: PageRequest = resolvePageRequest(query, caller.auth.plan.max_page_size, (token) =>
+    decodeCursor(paging.cursorSecret, binding, token, paging.now),
+  );
+  const page = <Row, Out>(
+    listed: Listed<Row>,
+    positionOf: (row: Row) => CursorPosition,
+    toOut: (row: Row) => Out,
+  ): Page<Out> => {
+    const built = buildPage(request, listed.rows, listed.total, (row) =>
+      encodeCursor(paging.cursorSecret, binding, positionOf(row), paging.now),
+    );
+    const [path = "/", search = ""] = caller.url.split("?");
+    return {
+      data: built.rows.map(toOut),
+      pagination: built.pagination,
+      links: buildLinks(caller.origin, path, new URLSearchParams(search), built),
+    };
+  };
+  return { request, page };
+};
