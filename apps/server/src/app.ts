@@ -16,6 +16,7 @@ import type { UsageStore } from "./domain/limits/usage.js";
 import { ApiError } from "./errors.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
 import { authPlugin } from "./plugins/auth.js";
+import { batchAdmissionPlugin } from "./plugins/batch-admission.js";
 import { corsPlugin } from "./plugins/cors.js";
 import { dashboardPlugin } from "./plugins/dashboard.js";
 import { docsPlugin } from "./plugins/docs.js";
@@ -23,7 +24,6 @@ import { earlyAnswersPlugin } from "./plugins/early-answers.js";
 import { errorsPlugin, protocolErrorHandler, toApiError } from "./plugins/errors.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { healthPlugin } from "./plugins/health.js";
-import { idempotencyPlugin } from "./plugins/idempotency.js";
 import { jsonBodyPlugin } from "./plugins/json-body.js";
 import { limitsPlugin } from "./plugins/limits.js";
 import type { Metrics } from "./plugins/metrics.js";
@@ -132,9 +132,15 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(metricsPlugin, { metrics, token: config.metricsToken });
   const routes = buildRouteTable();
   await app.register(authPlugin, { lookup, clock, routes });
-  // Before limits: a replay, 409 or 422 from the idempotency record is never charged per element.
-  await app.register(idempotencyPlugin, { sql: deps.sql, clock, limiter: deps.limiter, routes });
+  // Ordinary routes: one unit at onRequest. Batch routes: key, claim, decision, charge, store.
   await app.register(limitsPlugin, { limiter: deps.limiter, usage: deps.usage, clock, routes });
+  await app.register(batchAdmissionPlugin, {
+    sql: deps.sql,
+    limiter: deps.limiter,
+    usage: deps.usage,
+    clock,
+    routes,
+  });
   await app.register(healthPlugin, {
     checks: deps.readiness ?? [{ name: "database", check: () => deps.sql.query("SELECT 1") }],
   });

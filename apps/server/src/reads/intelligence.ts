@@ -1,10 +1,10 @@
 import type { contract } from "@gmi/contract";
-import { gameHistory } from "./history.js";
+import { gameHistoryBody } from "./history.js";
 import { rankedListBody, readLeaderboard } from "./lists.js";
-import { historyMeta, snapshotMeta } from "./meta.js";
+import { snapshotMeta } from "./meta.js";
 import { listingRecommendation, profileOf } from "./profiles.js";
 import type { Read } from "./read.js";
-import { snapshotFor, todayOf } from "./snapshot.js";
+import { snapshotFor } from "./snapshot.js";
 
 type Routes = typeof contract.intelligence;
 
@@ -32,10 +32,8 @@ const conditions: Read<Routes["conditions"]> = async (reads, { params, query }) 
 };
 
 /** `GET /intelligence/:id/history`: the game's daily points over a date range. */
-const history: Read<Routes["history"]> = async (reads, { params, query }) => {
-  const answer = await gameHistory(reads.sql, params.id, query, reads.scoring, todayOf(reads.clock));
-  return { data: answer.history, meta: historyMeta(answer.period, answer) };
-};
+const history: Read<Routes["history"]> = (reads, { params, query }) =>
+  gameHistoryBody(reads, params.id, query);
 
 /** The reads of the intelligence routes, named as the contract names them. */
 export const intelligenceReads = { list, get, conditions, history };

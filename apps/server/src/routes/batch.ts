@@ -1,11 +1,9 @@
 import type { Period } from "@gmi/contract";
 import { contract, IntelligenceBatchElementSchema, SignalsBatchElementSchema } from "@gmi/contract";
 import { initServer } from "@ts-rest/fastify";
-import type { FastifyRequest } from "fastify";
 import type { ZodTypeAny, z } from "zod";
 import { buildItems, idsOf, summarize } from "../domain/batch/items.js";
-import { batchRequests, parseElements } from "../domain/batch/requests.js";
-import { authOf } from "../plugins/auth.js";
+import { parseElements } from "../domain/batch/requests.js";
 import { batchMeta } from "../reads/meta.js";
 import { batchRowOf, signalsOf } from "../reads/profiles.js";
 import { snapshotFor } from "../reads/snapshot.js";
@@ -16,19 +14,17 @@ const s = initServer();
 type Profile = Parameters<typeof batchRowOf>[0];
 
 /**
- * The two batch endpoints differ only in their element and in what a found game becomes. Metering
- * (one unit per element) and the Idempotency-Key are handled before this runs (plugins/limits.ts,
- * plugins/idempotency.ts); the batch is answered from one snapshot, resolved once.
+ * The two batch endpoints differ only in their element and in what a found game becomes. The
+ * batch admission ran before this (plugins/batch-admission.ts): `requests` is an array of 1 to
+ * max_batch_size elements, charged one unit each, its Idempotency-Key settled. The batch is
+ * answered from one snapshot, resolved once.
  */
 const answerBatch = async <S extends ZodTypeAny, Data>(
   { reads }: RouteDeps,
-  input: { request: FastifyRequest; query: { period: Period; date?: string | undefined }; body: unknown },
+  input: { query: { period: Period; date?: string | undefined }; requests: readonly unknown[] },
   element: { schema: S; idOf: (element: z.output<S>) => number; found: (profile: Profile) => Data },
 ) => {
-  const requests = batchRequests(input.body, authOf(input.request).plan.max_batch_size);
-  // From here the units are spent: a retry after a crash or a 5xx must not pay them again.
-  await input.request.idempotency?.markPaid();
-  const elements = parseElements(requests, element.schema, element.idOf);
+  const elements = parseElements(input.requests, element.schema, element.idOf);
   const snapshot = await snapshotFor(reads, input.query.period, input.query.date);
   const ids = idsOf(elements);
   const profiles = ids.length > 0 ? await reads.profiles(reads.sql, snapshot, ids, reads.scoring) : new Map();
@@ -44,10 +40,10 @@ const answerBatch = async <S extends ZodTypeAny, Data>(
 };
 
 export const intelligenceBatch = (deps: RouteDeps) =>
-  s.route(contract.intelligence.batch, async ({ request, query, body }) =>
+  s.route(contract.intelligence.batch, async ({ query, body }) =>
     answerBatch(
       deps,
-      { request, query, body },
+      { query, requests: body.requests },
       {
         schema: IntelligenceBatchElementSchema,
         idOf: (e) => ("game_id" in e ? e.game_id : e.id),
@@ -57,10 +53,10 @@ export const intelligenceBatch = (deps: RouteDeps) =>
   );
 
 export const signalsBatch = (deps: RouteDeps) =>
-  s.route(contract.signals.batch, async ({ request, query, body }) =>
+  s.route(contract.signals.batch, async ({ query, body }) =>
     answerBatch(
       deps,
-      { request, query, body },
+      { query, requests: body.requests },
       { schema: SignalsBatchElementSchema, idOf: (e) => e.id, found: signalsOf },
     ),
   );

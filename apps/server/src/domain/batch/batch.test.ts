@@ -1,20 +1,17 @@
 import type { IntelligenceBatchElement } from "@gmi/contract";
 import { IntelligenceBatchElementSchema, SignalsBatchElementSchema } from "@gmi/contract";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../errors.js";
+import type { ApiError } from "../../errors.js";
 import { buildItems, idsOf, summarize } from "./items.js";
-import { batchRequests, parseElements } from "./requests.js";
+import { batchShape, parseElements } from "./requests.js";
 
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-  }
-  throw new Error("expected an ApiError");
+const refusal = (body: unknown, max: number): ApiError => {
+  const shape = batchShape(body, max);
+  if (shape.ok) throw new Error("expected a refusal");
+  return shape.refusal;
 };
 
-describe("batchRequests", () => {
+describe("batchShape", () => {
   it("422 validation_failed naming requests when missing, not an array or empty", () => {
     for (const [body, message] of [
       [{}, "is required"],
@@ -22,17 +19,18 @@ describe("batchRequests", () => {
       [{ requests: {} }, "must be an array"],
       [{ requests: [] }, "must hold at least one element"],
     ] as const) {
-      const error = refusal(() => batchRequests(body, 10));
+      const error = refusal(body, 10);
       expect(error.code).toBe("validation_failed");
       expect(error.details).toEqual({ issues: [{ location: "body", field: "requests", message }] });
     }
   });
 
   it("422 batch_too_large above max_batch_size, with max_items and received", () => {
-    const error = refusal(() => batchRequests({ requests: Array(11).fill({ id: 1 }) }, 10));
+    const error = refusal({ requests: Array(11).fill({ id: 1 }) }, 10);
     expect(error.code).toBe("batch_too_large");
     expect(error.details).toEqual({ max_items: 10, received: 11 });
-    expect(batchRequests({ requests: Array(10).fill({ id: 1 }) }, 10)).toHaveLength(10);
+    const shape = batchShape({ requests: Array(10).fill({ id: 1 }) }, 10);
+    expect(shape.ok && shape.requests).toHaveLength(10);
   });
 });
 
