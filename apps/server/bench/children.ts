@@ -38,10 +38,10 @@ const onceMessage = <T>(child: ChildProcess): Promise<T> =>
  * Drives `url` with the requests in `file` (a JSON array of LoadRequest), in a loop, from a child
  * process: the load generator competes with the server only for the cores, not its event loop.
  */
-export const runLoad = async (
-  entry: string,
-  options: { url: string; file: string; connections: number; duration: number },
-): Promise<LoadResult> => {
+/** `rate`: requests per second offered over all connections (open loop); unset: as fast as answered. */
+export type LoadOptions = { url: string; file: string; connections: number; duration: number; rate?: number };
+
+export const runLoad = async (entry: string, options: LoadOptions): Promise<LoadResult> => {
   const child = fork(entry, ["--load"], { execArgv: process.execArgv });
   child.send(options);
   try {
@@ -54,13 +54,14 @@ export const runLoad = async (
 
 export const loadChild = () =>
   process.once("message", async (message) => {
-    const options = message as { url: string; file: string; connections: number; duration: number };
+    const options = message as LoadOptions;
     const list = JSON.parse(readFileSync(options.file, "utf8")) as LoadRequest[];
     let next = 0;
     const result = await autocannon({
       url: options.url,
       connections: options.connections,
       duration: options.duration,
+      ...(options.rate ? { overallRate: options.rate } : {}),
       requests: [
         {
           setupRequest: (request) => {

@@ -7,7 +7,7 @@
  * a forced rerun, and in full (no previous date computed).
  *
  * The import includes what the importer does for the rollup: rebuilding the daily event cells of the
- * days it loaded (data/event-cells.ts), so the import rate is the whole cost of loading.
+ * days it loaded (rollup/event-cells.ts), so the import rate is the whole cost of loading.
  *
  * Env: BENCH_DATABASE_URL or TEST_DATABASE_URL (an admin URL; the bench creates and drops its own
  * database), BENCH_EVENTS, BENCH_ROUNDS, BENCH_KEEP=1 to keep the database, BENCH_REUSE_DB=name to
@@ -16,11 +16,12 @@
 import { randomBytes } from "node:crypto";
 import { migrate } from "../src/db/migrate.js";
 import { openDatabase } from "../src/db/open.js";
+import { SNAPSHOT_ROW_TABLES } from "../src/db/tables/snapshot-rows.js";
 import { seedDemo } from "../src/demo/seed.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { addDays } from "../src/domain/analytics/windows.js";
 import { rollupDate } from "../src/rollup/rollup-dates.js";
-import { deleteSnapshots, SNAPSHOT_ROW_TABLES } from "../src/rollup/snapshot-writer.js";
+import { deleteSnapshots } from "../src/rollup/snapshot-writer.js";
 import { adminQuery, adminUrl } from "./admin.js";
 
 const env = process.env;
@@ -33,7 +34,7 @@ const BARE_SQL = `
 SELECT game_id, COUNT(*) AS redirects, COUNT(DISTINCT user_id) AS users
 FROM redirect_events WHERE day BETWEEN $1::date - 29 AND $1::date GROUP BY game_id`;
 
-const SNAPSHOT_TABLES = ["snapshots", ...SNAPSHOT_ROW_TABLES].join(", ");
+const SNAPSHOT_TABLES = ["snapshots", ...SNAPSHOT_ROW_TABLES.map((table) => table.name)].join(", ");
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 

@@ -18,7 +18,8 @@
  * database), BENCH_REDIS_URL or TEST_REDIS_URL (required; keys under a prefix of the run's own,
  * deleted at the end), BENCH_DURATION (seconds per phase and server, default 10), BENCH_WARMUP
  * (seconds of the phase's load sent to the server, unmeasured, before each phase; default 3),
- * BENCH_CONNECTIONS (default 50), BENCH_ONLY (regular expression over phase names),
+ * BENCH_CONNECTIONS (default 50), BENCH_RATE (requests per second offered in the open-loop phase,
+ * default 500), BENCH_ONLY (regular expression over phase names),
  * BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there at exit),
  * BENCH_LOG_STATEMENTS=1 (PostgreSQL logs every statement the server sends: log_statement = all).
  */
@@ -60,6 +61,7 @@ const env = process.env;
 const duration = Number(env.BENCH_DURATION ?? 10);
 const warmup = Number(env.BENCH_WARMUP ?? 3);
 const connections = Number(env.BENCH_CONNECTIONS ?? 50);
+const rate = Number(env.BENCH_RATE ?? 500);
 const only = env.BENCH_ONLY ? new RegExp(env.BENCH_ONLY) : null;
 const redisUrl = env.BENCH_REDIS_URL ?? env.TEST_REDIS_URL;
 
@@ -113,7 +115,15 @@ const BATCH_100 = JSON.stringify({
 });
 
 /** `prime`: the first request is sent once before the clock starts (stores the replayed answer). */
-type Phase = { name: string; requests: BenchRequest[]; connections: number; goal?: string; prime?: boolean };
+type Phase = {
+  name: string;
+  requests: BenchRequest[];
+  connections: number;
+  goal?: string;
+  prime?: boolean;
+  /** Requests per second offered (open loop), for a latency below saturation. */
+  rate?: number;
+};
 
 const phasesOf = (catalog: Catalog): Phase[] => {
   const ringOf = (ring: string) => RINGS.find((r) => r.ring === ring) ?? RINGS[0];
@@ -136,6 +146,15 @@ const phasesOf = (catalog: Catalog): Phase[] => {
   return [
     { name: "GET mix, hard-capped plan", requests: mix("capped", 1, GETS), connections, goal: ">= 0.5" },
     { name: "GET mix, unmetered plan", requests: mix("unmetered", 2, GETS), connections, goal: ">= 0.7" },
+    // At saturation a closed loop of 50 connections waits 50 / throughput on average (Little's law),
+    // so p99 there measures throughput; this phase offers a fixed rate both servers keep up with.
+    {
+      name: `GET mix, unmetered, ${rate} req/s offered`,
+      requests: mix("unmetered", 2, GETS),
+      connections,
+      goal: "p99 <= 25 ms",
+      rate,
+    },
     {
       name: "all plans, GETs + batches",
       requests: blend(
@@ -414,12 +433,19 @@ const main = async () => {
           file,
           connections: phase.connections,
           duration,
+          ...(phase.rate ? { rate: phase.rate } : {}),
         });
         return { result, cpuUs: ((processCpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.total) };
       };
       // The server as it runs in steady state: JIT-compiled, its caches and quota leases warm.
       if (warmup > 0)
-        await runLoad(entry, { url: server.url, file, connections: phase.connections, duration: warmup });
+        await runLoad(entry, {
+          url: server.url,
+          file,
+          connections: phase.connections,
+          duration: warmup,
+          ...(phase.rate ? { rate: phase.rate } : {}),
+        });
       const bare = await measure(twinUrl, twin.pid ?? 0);
       await settle();
       const xactBefore = await transactions();

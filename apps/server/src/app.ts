@@ -16,13 +16,14 @@ import type { UsageStore } from "./domain/limits/usage.js";
 import { ApiError } from "./errors.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
 import { authPlugin } from "./plugins/auth.js";
+import { batchAdmissionPlugin } from "./plugins/batch-admission.js";
 import { corsPlugin } from "./plugins/cors.js";
 import { dashboardPlugin } from "./plugins/dashboard.js";
 import { docsPlugin } from "./plugins/docs.js";
+import { earlyAnswersPlugin } from "./plugins/early-answers.js";
 import { errorsPlugin, protocolErrorHandler, toApiError } from "./plugins/errors.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { healthPlugin } from "./plugins/health.js";
-import { idempotencyPlugin } from "./plugins/idempotency.js";
 import { jsonBodyPlugin } from "./plugins/json-body.js";
 import { limitsPlugin } from "./plugins/limits.js";
 import type { Metrics } from "./plugins/metrics.js";
@@ -131,9 +132,15 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(metricsPlugin, { metrics, token: config.metricsToken });
   const routes = buildRouteTable();
   await app.register(authPlugin, { lookup, clock, routes });
-  // Before limits: a replay, 409 or 422 from the idempotency record is never charged per element.
-  await app.register(idempotencyPlugin, { sql: deps.sql, clock, limiter: deps.limiter, routes });
+  // Ordinary routes: one unit at onRequest. Batch routes: key, claim, decision, charge, store.
   await app.register(limitsPlugin, { limiter: deps.limiter, usage: deps.usage, clock, routes });
+  await app.register(batchAdmissionPlugin, {
+    sql: deps.sql,
+    limiter: deps.limiter,
+    usage: deps.usage,
+    clock,
+    routes,
+  });
   await app.register(healthPlugin, {
     checks: deps.readiness ?? [{ name: "database", check: () => deps.sql.query("SELECT 1") }],
   });
@@ -142,6 +149,16 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(dashboardPlugin, { dir: config.dashboardDir });
   // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
   const version = trackVersion(() => readDataVersion(deps.sql), clock, 1_000);
+  // Answers kept up to ten minutes while the data they are built from is unchanged (asked once a second).
+  const responses = responseCache(clock, config.responseCacheTtlMs, {
+    revalidation: {
+      version,
+      maxAgeMs: 600_000,
+      settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
+    },
+  });
+  // Kept answers go out before validation and the handler (routes registered after this).
+  await app.register(earlyAnswersPlugin, { answers: responses, routes });
   // Every read cache is built here, once, and shared by the routes (docs/architecture.md, Caches).
   await registerContractRoutes(app, {
     reads: readDeps({
@@ -151,14 +168,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       config,
       version: config.responseCacheTtlMs > 0 ? version : null,
     }),
-    // Answers kept up to a minute while the data they are built from is unchanged (asked once a second).
-    responses: responseCache(clock, config.responseCacheTtlMs, {
-      revalidation: {
-        version,
-        maxAgeMs: 60_000,
-        settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
-      },
-    }),
+    responses,
     publicBaseUrl: config.publicBaseUrl,
   });
   return app;

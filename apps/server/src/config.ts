@@ -2,7 +2,12 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { parseDemandWeights } from "./domain/analytics/weights.js";
+import {
+  DEFAULT_DEMAND_WEIGHTS,
+  DEFAULT_LIQUIDITY_WEIGHT,
+  DEFAULT_UNMET_MIN_SEARCHES,
+  parseDemandWeights,
+} from "./domain/analytics/weights.js";
 import { parseCron } from "./domain/schedule/cron.js";
 
 /** The repository root: relative paths in the environment (DATA_DIR) are resolved against it, not
@@ -115,9 +120,11 @@ const EnvSchema = z.object({
   RESPONSE_CACHE_TTL_MS: int(0, 60_000).default(1_000),
   /** How often buffered usage of unmetered/overage plans is written to PostgreSQL. */
   USAGE_FLUSH_MS: int(50, 60_000).default(1_000),
-  DEMAND_INDEX_WEIGHTS: weights.default("0.5,0.3,0.2"),
-  LIQUIDITY_DEMAND_WEIGHT: z.coerce.number().min(0).max(1).default(0.7),
-  UNMET_MIN_SEARCHES: int(1).default(5),
+  DEMAND_INDEX_WEIGHTS: weights.default(
+    [DEFAULT_DEMAND_WEIGHTS.intent, DEFAULT_DEMAND_WEIGHTS.reach, DEFAULT_DEMAND_WEIGHTS.watch].join(","),
+  ),
+  LIQUIDITY_DEMAND_WEIGHT: z.coerce.number().min(0).max(1).default(DEFAULT_LIQUIDITY_WEIGHT),
+  UNMET_MIN_SEARCHES: int(1).default(DEFAULT_UNMET_MIN_SEARCHES),
   ROLLUP_SCHEDULE: schedule.default("off"),
   /** Browser origins allowed to call the API (plugins/cors.ts); unset: no CORS headers at all. */
   CORS_ORIGINS: origins.optional(),

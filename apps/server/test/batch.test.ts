@@ -1,6 +1,7 @@
 import type { ErrorBody } from "@gmi/contract";
 import { contract, ErrorEnvelopeSchema } from "@gmi/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IDLE_FLUSHES } from "../src/domain/limits/lease.js";
 import { billingMonth } from "../src/domain/limits/windows.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
@@ -24,9 +25,8 @@ const post = (key: string, body: unknown, url = INTELLIGENCE) =>
   t.app.inject({ method: "POST", url, headers: { ...bearer(key), ...json }, payload: JSON.stringify(body) });
 
 const used = async (organizationId: number) => {
-  // Leases of hard-capped plans count as used until given back: two flushes (busy, then idle).
-  await t.usage.flush();
-  await t.usage.flush();
+  // Leases of hard-capped plans count as used until given back: one busy flush, then IDLE_FLUSHES idle ones.
+  for (let i = 0; i <= IDLE_FLUSHES; i++) await t.usage.flush();
   const { rows } = await db().pool.query<{ used: number }>(
     "SELECT used FROM usage_months WHERE organization_id = $1 AND month = $2",
     [organizationId, billingMonth(Date.now())],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bulkInsert, insertWritten, type Table, type WrittenTable } from "../src/db/copy/bulk-insert.js";
+import { declareTable } from "../src/db/tables/table.js";
 import { useTestDatabase } from "./helpers/setup.js";
 
 const db = useTestDatabase({ catalog: false });
@@ -95,8 +96,17 @@ describe("bulkInsert", () => {
         "DROP TABLE IF EXISTS written_probe; CREATE TABLE written_probe (n int PRIMARY KEY, x float8, t text, a int[])",
       );
       type Probe = { n: number; x: number | null; t: string | null; a: number[] | null };
-      const table: WrittenTable<Probe> = {
+      const declared = declareTable({
         name: "written_probe",
+        columns: [
+          { name: "n", type: "int4" },
+          { name: "x", type: "float8", nullable: true },
+          { name: "t", type: "text", nullable: true },
+          { name: "a", type: "int4[]", nullable: true },
+        ],
+      });
+      const table: WrittenTable<Probe, typeof declared> = {
+        table: declared,
         write: (f, r) => {
           f.int("n", r.n);
           f.float8("x", r.x);
@@ -116,6 +126,19 @@ describe("bulkInsert", () => {
       try {
         expect(await insertWritten(client, table, rows, { copy })).toBe(rows.length);
         expect(await insertWritten(client, table, [], { copy })).toBe(0);
+        // A writer that strays from its table's declaration is refused before anything is sent.
+        const swapped: WrittenTable<Probe, typeof declared> = {
+          table: declared,
+          write: (f, r) => {
+            f.int("n", r.n);
+            f.text("t", r.t);
+            f.float8("x", r.x);
+            f.intArray("a", r.a);
+          },
+        };
+        await expect(insertWritten(client, swapped, rows, { copy })).rejects.toThrow(
+          /written_probe: its writer writes \(n int4, t text, x float8, a int4\[\]\)/,
+        );
         if (copy) {
           // A value the column cannot hold fails the COPY with a clear error; the connection stays usable.
           await expect(

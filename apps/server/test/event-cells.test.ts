@@ -10,7 +10,7 @@ import { loadQueryAggregates } from "../src/rollup/search-aggregates.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 
 /**
- * The rollup reads daily cells (data/event-cells.ts), not events. Whatever the order of the loads,
+ * The rollup reads daily cells (rollup/event-cells.ts), not events. Whatever the order of the loads,
  * its aggregates must equal the definitions of docs/scoring.md computed straight on the events
  * (COUNT DISTINCT over each window): checked here on a demo marketplace loaded in two files whose
  * days interleave, then after a game moves to another console.
@@ -186,7 +186,7 @@ describe("daily event cells", () => {
       [D],
     );
     await test.db.pool.query("DELETE FROM watch_events WHERE id IN (SELECT id FROM watch_events LIMIT 20)");
-    // The rollup rebuilds what the triggers marked before it reads (jobs/rollup.ts).
+    // The rollup rebuilds what the triggers marked before it reads (rollup/rollup-dates.ts).
     await refreshCells(test.db.pool);
     await expectAggregatesMatchEvents();
   });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manualClock, systemClock } from "../src/clock.js";
 import { redisLimiterStore } from "../src/data/redis-limiter.js";
 import { LEASE_MS, RETENTION_MS } from "../src/domain/idempotency/policy.js";
+import { IDLE_FLUSHES } from "../src/domain/limits/lease.js";
 import { billingMonth } from "../src/domain/limits/windows.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
@@ -54,9 +55,8 @@ const post = (
   });
 
 const usedOf = async (organizationId: number) => {
-  // Leases of hard-capped plans count as used until given back: two flushes (busy, then idle).
-  await t.usage.flush();
-  await t.usage.flush();
+  // Leases of hard-capped plans count as used until given back: one busy flush, then IDLE_FLUSHES idle ones.
+  for (let i = 0; i <= IDLE_FLUSHES; i++) await t.usage.flush();
   const { rows } = await db().pool.query<{ used: number }>(
     "SELECT used FROM usage_months WHERE organization_id = $1 AND month = $2",
     [organizationId, billingMonth(clock.now())],

@@ -63,6 +63,27 @@ describe("response cache (RESPONSE_CACHE_TTL_MS, 1 s by default)", () => {
     expect((await get(url, "gmi_live_not-a-real-key")).statusCode).toBe(401);
   });
 
+  it("sends a kept answer before validation and the handler with the same body and headers", async () => {
+    const { key } = await createTenant(db().pool, { plan: "starter" });
+    const url = "/api/v1/games/titles?limit=3";
+    const built = await get(url, key);
+    const kept = await get(url, key);
+    expect(kept.statusCode).toBe(200);
+    expect(kept.body).toBe(built.body);
+    for (const name of ["content-type", "x-ratelimit-limit", "x-ratelimit-reset"])
+      expect(kept.headers[name]).toBe(built.headers[name]);
+    expect(Number(kept.headers["x-ratelimit-remaining"])).toBe(
+      Number(built.headers["x-ratelimit-remaining"]) - 1,
+    );
+    expect(kept.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(kept.headers["x-request-id"]).not.toBe(built.headers["x-request-id"]);
+    const head = await t.app.inject({ method: "HEAD", url, headers: bearer(key) });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe("");
+    // A URL that fails validation is never kept, so it is refused every time.
+    for (let i = 0; i < 2; i++) expect((await get("/api/v1/games/titles?limit=0", key)).statusCode).toBe(422);
+  });
+
   it("keeps one answer per page-size cap: the same URL gives each plan its own per_page", async () => {
     const free = await createTenant(db().pool, { plan: "free" });
     const enterprise = await createTenant(db().pool, { plan: "enterprise" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pgUsageStore } from "../src/data/usage.js";
-import { leaseExtra } from "../src/domain/limits/lease.js";
+import { IDLE_FLUSHES, leaseExtra } from "../src/domain/limits/lease.js";
 import type { UsageStore } from "../src/domain/limits/usage.js";
 import { useTestDatabase } from "./helpers/setup.js";
 import { createTenant } from "./helpers/tenant.js";
@@ -59,7 +59,7 @@ describe("quota leases (hard-capped plans)", () => {
     }
   });
 
-  it("an organization idle for an interval gets its unspent units back in the row", async () => {
+  it("an organization idle for IDLE_FLUSHES intervals in a row gets its unspent units back in the row", async () => {
     const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
     const store = replica();
     try {
@@ -69,10 +69,33 @@ describe("quota leases (hard-capped plans)", () => {
       // 1 counted alone, then 1 + 100 reserved, of which 2 more spent.
       expect(await stored(org)).toBe(102);
       await store.flush(); // an interval with requests: the lease is kept
+      for (let i = 1; i < IDLE_FLUSHES; i++) await store.flush(); // idle, not long enough
       expect(await stored(org)).toBe(102);
-      await store.flush(); // an idle one: given back
+      await store.flush(); // the IDLE_FLUSHES-th idle one: given back
       expect(await stored(org)).toBe(4);
       expect(await store.used(org, MONTH)).toBe(4);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a slow organization (a request every interval or two) keeps its lease: one reservation for many requests", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "starter" });
+    const store = replica();
+    try {
+      await store.consume(org, MONTH, 1, 250_000);
+      await store.flush();
+      await store.consume(org, MONTH, 1, 250_000); // reserves 1 + 100
+      const reserved = await stored(org);
+      expect(reserved).toBe(102);
+      for (let i = 0; i < 40; i++) {
+        // Gaps of up to IDLE_FLUSHES - 1 idle intervals between requests.
+        for (let f = 0; f < (i % IDLE_FLUSHES) + 1; f++) await store.flush();
+        expect((await store.consume(org, MONTH, 1, 250_000)).admitted).toBe(true);
+      }
+      // Served from the one lease: no reservation, no release.
+      expect(await stored(org)).toBe(reserved);
+      expect(await store.used(org, MONTH)).toBe(42);
     } finally {
       await store.close();
     }
@@ -109,16 +132,16 @@ describe("quota leases (hard-capped plans)", () => {
       const admitted = 200 + results.filter((r) => r.admitted).length;
       expect(admitted).toBeLessThanOrEqual(quota);
       expect(await stored(org)).toBeLessThanOrEqual(quota);
-      // Leases given back (two flushes: one interval with requests, one idle): every unit not
-      // served is available again, to either server.
-      for (let i = 0; i < 2; i++) {
+      // Leases given back (one interval with requests, then IDLE_FLUSHES idle ones): every unit
+      // not served is available again, to either server.
+      for (let i = 0; i <= IDLE_FLUSHES; i++) {
         await a.flush();
         await b.flush();
       }
       expect(await stored(org)).toBe(admitted);
       const rest = (await drain(a, org, quota)) + (await drain(b, org, quota));
       expect(admitted + rest).toBe(quota);
-      for (let i = 0; i < 2; i++) {
+      for (let i = 0; i <= IDLE_FLUSHES; i++) {
         await a.flush();
         await b.flush();
       }

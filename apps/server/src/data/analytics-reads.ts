@@ -1,4 +1,6 @@
 import type { GameIdentity } from "@gmi/contract";
+import { LIQUIDITY_SNAPSHOT_ROWS, SEARCH_SNAPSHOT_ROWS } from "../db/tables/snapshot-rows.js";
+import { columnsExcept, selectFields } from "../db/tables/table.js";
 import type {
   StoredConditionRow,
   StoredLiquidityRow,
@@ -21,11 +23,12 @@ export type RankSlice = { fromRank: number; count: number };
 const LIQUIDITY_RANK = { liquidity: "rank_liquidity", demand: "rank_demand", value: "rank_value" } as const;
 const SEARCH_RANK = { volume: "rank_volume", momentum: "rank_momentum", unmet: "rank_unmet" } as const;
 
-const LIQUIDITY_COLUMNS = `r.game_id AS "gameId", r.scope_console_id AS "scopeConsoleId", r.redirects,
-  r.distinct_users AS "distinctUsers", r.watch_count AS "watchCount", r.search_count AS "searchCount",
-  r.demand_index AS "demandIndex", r.momentum_value AS "momentumValue", r.momentum_label AS "momentumLabel",
-  r.price_accessibility AS "priceAccessibility", r.liquidity_score AS "liquidityScore",
-  r.rank_liquidity AS "rankLiquidity", r.rank_demand AS "rankDemand", r.rank_value AS "rankValue"`;
+/** A liquidity row as StoredLiquidityRow's fields (db/tables/snapshot-rows.ts). */
+const LIQUIDITY_COLUMNS = selectFields(
+  LIQUIDITY_SNAPSHOT_ROWS,
+  columnsExcept(LIQUIDITY_SNAPSHOT_ROWS, ["snapshot_id"]),
+  "r",
+);
 
 /** Identity and prices of a game, joined to its console; prices as two-decimal text. */
 const GAME_COLUMNS = `g.id AS game_id, g.display_game_name AS game_name, g.marketplace_game_name AS game_slug,
@@ -123,11 +126,11 @@ export const maxCompletePrice = async (sql: Sql): Promise<number> => {
   return rows[0]?.max ?? 0;
 };
 
-const SEARCH_COLUMNS = `query, scope_console_id AS "scopeConsoleId", search_count AS "searchCount",
-  pricing_count AS "pricingCount", site_search_count AS "siteSearchCount", distinct_users AS "distinctUsers",
-  mobile_share AS "mobileShare", avg_result_count AS "avgResultCount", zero_result_count AS "zeroResultCount",
-  zero_result_share AS "zeroResultShare", momentum_value AS "momentumValue", momentum_label AS "momentumLabel",
-  demand_score AS "demandScore", rank_volume AS "rankVolume", rank_momentum AS "rankMomentum", rank_unmet AS "rankUnmet"`;
+/** A search row as StoredSearchRow's fields; the sums kept for the next date's slide left out. */
+const SEARCH_COLUMNS = selectFields(
+  SEARCH_SNAPSHOT_ROWS,
+  columnsExcept(SEARCH_SNAPSHOT_ROWS, ["snapshot_id", "mobile_count", "result_count_sum"]),
+);
 
 /** How many rows a search ranking holds: the volume one is every row, the others their order pages. */
 export const countSearchRanked = async (

@@ -3,6 +3,7 @@ import type { Decision, IdempotencyRecord, StoredResponse } from "../domain/idem
 import { decide } from "../domain/idempotency/decide.js";
 import { LEASE_MS, PURGE_BATCH, RETENTION_MS } from "../domain/idempotency/policy.js";
 import type { Sql } from "./sql.js";
+import { prepared } from "./sql.js";
 
 /** A held key: only the holder of `token` may renew, store or release it. */
 export type Claim = { organizationId: number; key: string; token: string };
@@ -15,6 +16,7 @@ type Row = {
   fingerprint: string;
   state: string;
   lease_until: Date | null;
+  paid_fingerprint: string | null;
   status: number | null;
   headers: Record<string, string> | null;
   body: Buffer | null;
@@ -28,6 +30,7 @@ const toRecord = (row: Row): IdempotencyRecord =>
         fingerprint: row.fingerprint,
         leaseUntil: row.lease_until?.getTime() ?? 0,
         expiresAt: row.expires_at.getTime(),
+        paidFingerprint: row.paid_fingerprint,
       }
     : {
         state: "stored",
@@ -40,66 +43,90 @@ const toRecord = (row: Row): IdempotencyRecord =>
         },
       };
 
+const COLUMNS = "fingerprint, state, lease_until, paid_fingerprint, status, headers, body, expires_at";
+
 export const findRecord = async (
   sql: Sql,
   organizationId: number,
   key: string,
 ): Promise<IdempotencyRecord | null> => {
   const { rows } = await sql.query<Row>(
-    `SELECT fingerprint, state, lease_until, status, headers, body, expires_at
-       FROM idempotency_records WHERE organization_id = $1 AND key = $2`,
+    `SELECT ${COLUMNS} FROM idempotency_records WHERE organization_id = $1 AND key = $2`,
     [organizationId, key],
   );
   return rows[0] ? toRecord(rows[0]) : null;
 };
 
 /**
- * One statement decides who holds a key, so that of many simultaneous requests (on any number of
- * servers) exactly one wins: PostgreSQL serialises the upserts on the primary key, and each loser
- * re-evaluates the WHERE against the winner's row, whose lease is fresh. The WHERE is
- * domain/idempotency/decide.ts's isClaimable: no row, a row past its 24 hours, or a lapsed lease.
+ * A fresh claim, or the record that is there, in one round trip: the INSERT claims a key nobody
+ * holds; when the key exists it does nothing and the SELECT returns the row with its version
+ * (`xmin`, changed by every write to the row) for domain/idempotency/decide.ts to judge. The SELECT
+ * sees the table as it was when the statement began: a row another request inserted meanwhile
+ * shows as neither inserted nor present, and the claim reads again.
+ * $1 organization, $2 key, $3 fingerprint, $4 token, $5 lease until, $6 now, $7 expires at.
  */
-const CLAIM = `
-INSERT INTO idempotency_records AS r
-  (organization_id, key, fingerprint, state, claim_token, lease_until, created_at, expires_at)
-VALUES ($1, $2, $3, 'in_flight', $4, $5, $6, $7)
-ON CONFLICT (organization_id, key) DO UPDATE SET
-  fingerprint = EXCLUDED.fingerprint, state = 'in_flight', claim_token = EXCLUDED.claim_token,
-  lease_until = EXCLUDED.lease_until, status = NULL, headers = NULL, body = NULL,
-  created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
-  paid_fingerprint = CASE WHEN r.expires_at <= $6 THEN NULL ELSE r.paid_fingerprint END
-WHERE r.expires_at <= $6 OR (r.state = 'in_flight' AND r.lease_until <= $6)
-RETURNING (xmax = 0) AS inserted, paid_fingerprint IS NOT DISTINCT FROM $3 AS prepaid`;
+const CLAIM_OR_READ = `
+WITH inserted AS (
+  INSERT INTO idempotency_records
+    (organization_id, key, fingerprint, state, claim_token, lease_until, created_at, expires_at)
+  VALUES ($1, $2, $3, 'in_flight', $4, $5, $6, $7)
+  ON CONFLICT (organization_id, key) DO NOTHING
+  RETURNING 1
+)
+SELECT EXISTS (SELECT 1 FROM inserted) AS inserted, r.xmin::text AS version, ${COLUMNS.split(", ")
+  .map((c) => `r.${c}`)
+  .join(", ")}
+  FROM (SELECT 1) AS one
+  LEFT JOIN idempotency_records r ON r.organization_id = $1 AND r.key = $2`;
 
 /**
- * Claims `key` for a request with `fingerprint`, or says why not (409, replay, 422 reuse). Times come
- * from the injected clock, so every server must keep its clock in sync (NTP): the lease and the
- * 24 hours dwarf any skew.
+ * Takes over a record the domain judged claimable, provided nobody wrote to it since it was read
+ * (its version is unchanged): of many requests taking over one lapsed key, on any number of servers,
+ * exactly one updates the row; the others find a new version and read again.
+ * $1 organization, $2 key, $3 version read, $4 fingerprint, $5 token, $6 lease until, $7 now,
+ * $8 expires at, $9 what stays paid.
+ */
+const TAKE_OVER = `
+UPDATE idempotency_records SET
+  fingerprint = $4, state = 'in_flight', claim_token = $5, lease_until = $6, status = NULL,
+  headers = NULL, body = NULL, created_at = $7, expires_at = $8, paid_fingerprint = $9
+WHERE organization_id = $1 AND key = $2 AND xmin::text = $3`;
+
+/**
+ * Claims \`key\` for a request with \`fingerprint\`, or says why not (409, replay, 422 reuse). One round
+ * trip for a new key; a key whose record is there is judged by domain/idempotency/decide.ts and,
+ * when claimable, taken over with a compare-and-set. Times come from the injected clock, so every
+ * server must keep its clock in sync (NTP): the lease and the 24 hours dwarf any skew.
  */
 export const claimKey = async (
   sql: Sql,
   input: { organizationId: number; key: string; fingerprint: string; now: number },
 ): Promise<ClaimResult> => {
   const { organizationId, key, fingerprint, now } = input;
-  // A row can vanish (released) or lapse between the failed claim and the read: try again then.
+  const times = [new Date(now + LEASE_MS), new Date(now), new Date(now + RETENTION_MS)];
+  // The row can change between the read and the take-over (renewed, stored, taken by another
+  // request): read and judge it again then.
   for (let attempt = 0; attempt < 3; attempt++) {
     const token = randomUUID();
-    const { rows } = await sql.query<{ inserted: boolean; prepaid: boolean }>(CLAIM, [
+    const claim = { organizationId, key, token };
+    const { rows } = await sql.query<Row & { inserted: boolean; version: string | null }>(
+      prepared(CLAIM_OR_READ, [organizationId, key, fingerprint, token, ...times]),
+    );
+    const row = rows[0];
+    if (row?.inserted) return { kind: "claimed", claim, takenOver: false, prepaid: false };
+    if (!row?.version) continue;
+    const decision = decide(toRecord(row), fingerprint, now);
+    if (decision.kind !== "process") return decision;
+    const taken = await sql.query(TAKE_OVER, [
       organizationId,
       key,
+      row.version,
       fingerprint,
       token,
-      new Date(now + LEASE_MS),
-      new Date(now),
-      new Date(now + RETENTION_MS),
+      ...times,
+      decision.paidFingerprint,
     ]);
-    const won = rows[0];
-    if (won) {
-      const claim = { organizationId, key, token };
-      return { kind: "claimed", claim, takenOver: !won.inserted, prepaid: won.prepaid };
-    }
-    const decision = decide(await findRecord(sql, organizationId, key), fingerprint, now);
-    if (decision.kind !== "process") return decision;
+    if (taken.rowCount === 1) return { kind: "claimed", claim, takenOver: true, prepaid: decision.prepaid };
   }
   return { kind: "conflict", retryAfter: 1 };
 };

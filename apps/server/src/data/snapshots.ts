@@ -1,7 +1,7 @@
 import type { Period } from "@gmi/contract";
+import { SNAPSHOT_ROW_TABLES } from "../db/tables/snapshot-rows.js";
 import type { DayRun } from "../domain/analytics/day-runs.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
-import { SNAPSHOT_ROW_TABLES } from "../rollup/snapshot-writer.js";
 import type { Sql } from "./sql.js";
 
 const isoDay = "to_char(date, 'YYYY-MM-DD')";
@@ -70,5 +70,5 @@ export const snapshotRuns = async (db: Sql, period: Period, notAfter: IsoDay): P
 };
 
 export const analyzeSnapshots = async (db: Sql): Promise<void> => {
-  await db.query(`ANALYZE snapshots, ${SNAPSHOT_ROW_TABLES.join(", ")}`);
+  await db.query(`ANALYZE snapshots, ${SNAPSHOT_ROW_TABLES.map((table) => table.name).join(", ")}`);
 };

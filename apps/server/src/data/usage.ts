@@ -1,5 +1,5 @@
 import type { Lease } from "../domain/limits/lease.js";
-import { LEASE_DIVISOR, leaseTarget } from "../domain/limits/lease.js";
+import { IDLE_FLUSHES, LEASE_DIVISOR, leaseTarget } from "../domain/limits/lease.js";
 import type { UsageStore } from "../domain/limits/usage.js";
 import type { Sql } from "./sql.js";
 import { prepared } from "./sql.js";
@@ -33,7 +33,7 @@ const split = (key: string): { org: number; month: string } => {
  * Monthly usage in usage_months, the durable ledger. Hard-capped plans (Free, Starter) are charged
  * against quota leases: units reserved in PostgreSQL before they are spent (a reservation counts
  * as used at once, so no server, and no two servers together, can admit past the quota), spent
- * from memory, the unspent rest given back at the first flush after an interval without requests.
+ * from memory, the unspent rest given back after IDLE_FLUSHES intervals in a row without requests.
  * An organization active in the last interval gets a lease of about two intervals of its recent
  * spend, at least MIN_LEASE units, never more than 1/32 of what is left: a reservation every couple
  * of seconds at most instead of a write per request. Its first requests, and every request near the
@@ -59,13 +59,17 @@ export const pgUsageStore = (
   };
 
   const flush = async () => {
-    // The lease of an organization idle for a whole interval ends: its unspent units go back.
+    // The lease of an organization idle for IDLE_FLUSHES whole intervals ends: its unspent units go back.
     for (const [k, lease] of leases) {
       if (lease.spent === 0 && !lease.pending) {
-        if (lease.left > 0) unspent.set(k, (unspent.get(k) ?? 0) + lease.left);
-        leases.delete(k);
+        lease.idle += 1;
+        if (lease.idle >= IDLE_FLUSHES) {
+          if (lease.left > 0) unspent.set(k, (unspent.get(k) ?? 0) + lease.left);
+          leases.delete(k);
+        }
         continue;
       }
+      lease.idle = 0;
       lease.recent = lease.spent;
       lease.spent = 0;
     }
@@ -148,7 +152,7 @@ export const pgUsageStore = (
     const k = keyOf(org, month);
     let lease = leases.get(k);
     if (!lease) {
-      lease = { left: 0, spent: 0, recent: 0, pending: null };
+      lease = { left: 0, spent: 0, recent: 0, idle: 0, pending: null };
       leases.set(k, lease);
     }
     for (;;) {

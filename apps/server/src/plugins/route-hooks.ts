@@ -2,7 +2,7 @@ import type { RouteOptions } from "fastify";
 import type { RouteEntry } from "../domain/auth/scope-table.js";
 import { routeKey } from "../domain/auth/scope-table.js";
 
-type HookName = "onRequest" | "preHandler";
+type HookName = "onRequest" | "preHandler" | "onSend" | "onResponse";
 
 /** The contract entry of a route being registered; Fastify's automatic HEAD routes share their GET's. */
 export const contractEntryOf = (routes: Map<string, RouteEntry>, route: RouteOptions): RouteEntry | null => {

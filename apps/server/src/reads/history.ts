@@ -1,37 +1,31 @@
-import type { GameHistory, Period } from "@gmi/contract";
+import type { Period } from "@gmi/contract";
 import { maxCompletePrice, readGameInfo } from "../data/analytics-reads.js";
 import { readGameHistory } from "../data/history-reads.js";
 import { findSnapshot } from "../data/snapshots.js";
-import type { Sql } from "../data/sql.js";
 import { isRangeProblem, resolveHistoryRange } from "../domain/analytics/history-range.js";
-import type { ScoringConfig } from "../domain/analytics/weights.js";
-import type { IsoDay } from "../domain/analytics/windows.js";
-import { ApiError, notFound, validationFailed } from "../errors.js";
+import { notFound, validationFailed } from "../errors.js";
+import type { ReadDeps } from "./deps.js";
+import { historyMeta } from "./meta.js";
 import { zeroDemandRow } from "./profiles.js";
-
-export type HistoryAnswer = { history: GameHistory; period: Period; from: string; to: string };
+import { notComputedYet, todayOf } from "./snapshot.js";
 
 /**
  * A game's daily points over a date range (`GET /intelligence/:id/history`, beyond the interface).
  * A snapshot without the game's row means no demand that date: the point is zero demand, scored the
  * way the profile scores such a game (docs/decisions.md).
  */
-export const gameHistory = async (
-  sql: Sql,
+export const gameHistoryBody = async (
+  reads: Pick<ReadDeps, "sql" | "clock" | "scoring">,
   gameId: number,
   query: { period: Period; from?: string | undefined; to?: string | undefined },
-  scoring: ScoringConfig,
-  today: IsoDay,
-): Promise<HistoryAnswer> => {
+) => {
+  const { sql, scoring } = reads;
+  const today = todayOf(reads.clock);
   const game = await readGameInfo(sql, gameId);
   if (!game) throw notFound("game", gameId);
   // The default range ends at the latest computed date that is not in the future.
   const latest = await findSnapshot(sql, query.period, undefined, today);
-  if (!latest)
-    throw new ApiError(
-      "service_unavailable",
-      "analytics have not been computed yet (the operator runs `gmi rollup`)",
-    );
+  if (!latest) throw notComputedYet();
   const range = resolveHistoryRange(query, latest.date);
   if (isRangeProblem(range)) throw validationFailed("query", range.field, range.message);
 
@@ -48,5 +42,5 @@ export const gameHistory = async (
     watch_count: p.watchCount ?? 0,
     search_count: p.searchCount ?? 0,
   }));
-  return { history: { game: game.identity, points }, period: query.period, ...range };
+  return { data: { game: game.identity, points }, meta: historyMeta(query.period, range) };
 };

@@ -1,41 +1,36 @@
 import type { contract } from "@gmi/contract";
-import { gameHistory } from "./history.js";
+import { gameHistoryBody } from "./history.js";
 import { rankedListBody, readLeaderboard } from "./lists.js";
-import { historyMeta, snapshotMeta } from "./meta.js";
+import { snapshotMeta } from "./meta.js";
 import { listingRecommendation, profileOf } from "./profiles.js";
 import type { Read } from "./read.js";
-import { snapshotFor, todayOf } from "./snapshot.js";
+import { snapshotFor } from "./snapshot.js";
 
 type Routes = typeof contract.intelligence;
 
 /** `GET /intelligence`: the liquidity leaderboard. */
-const list: Read<Routes["list"]> = (reads, { query }, caller) =>
+export const list: Read<Routes["list"]> = (reads, { query }, caller) =>
   rankedListBody(reads, caller, query, {
     route: "intelligence.list",
-    kind: "liquidity",
+    kind: "leaderboard",
     sort: query.sort,
     read: (sql, snapshot, scope, request) => readLeaderboard(sql, snapshot, scope, query.sort, request),
   });
 
 /** `GET /intelligence/:id`: one game's liquidity profile. */
-const get: Read<Routes["get"]> = async (reads, { params, query }) => {
+export const get: Read<Routes["get"]> = async (reads, { params, query }) => {
   const snapshot = await snapshotFor(reads, query.period, query.date);
   const profile = await profileOf(reads.sql, snapshot, params.id, reads.scoring);
   return { data: profile, meta: snapshotMeta(snapshot) };
 };
 
 /** `GET /intelligence/:id/conditions`: which condition to list the game in. */
-const conditions: Read<Routes["conditions"]> = async (reads, { params, query }) => {
+export const conditions: Read<Routes["conditions"]> = async (reads, { params, query }) => {
   const snapshot = await snapshotFor(reads, query.period, query.date);
   const recommendation = await listingRecommendation(reads.sql, snapshot, params.id);
   return { data: recommendation, meta: snapshotMeta(snapshot) };
 };
 
 /** `GET /intelligence/:id/history`: the game's daily points over a date range. */
-const history: Read<Routes["history"]> = async (reads, { params, query }) => {
-  const answer = await gameHistory(reads.sql, params.id, query, reads.scoring, todayOf(reads.clock));
-  return { data: answer.history, meta: historyMeta(answer.period, answer) };
-};
-
-/** The reads of the intelligence routes, named as the contract names them. */
-export const intelligenceReads = { list, get, conditions, history };
+export const history: Read<Routes["history"]> = (reads, { params, query }) =>
+  gameHistoryBody(reads, params.id, query);

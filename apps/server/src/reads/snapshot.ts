@@ -10,6 +10,13 @@ import type { ReadDeps } from "./deps.js";
 /** The newest runs of computed dates a 422 lists in `details.available_dates`. */
 const AVAILABLE_RUNS_LISTED = 100;
 
+/** No snapshot of the period at all: a 503, retryable once the rollup has run (docs/decisions.md). */
+export const notComputedYet = () =>
+  new ApiError(
+    "service_unavailable",
+    "analytics have not been computed yet (the operator runs `gmi rollup`)",
+  );
+
 /** Today (UTC) on the server's clock: no date after it is served or rolled up. */
 export const todayOf = (clock: Clock): IsoDay => dayOf(new Date(clock.now()));
 
@@ -29,11 +36,7 @@ const resolveSnapshot = async (
   const snapshot = date !== undefined && date > today ? null : await findSnapshot(sql, period, date, today);
   if (snapshot) return snapshot;
   const runs = await snapshotRuns(sql, period, today);
-  if (runs.length === 0)
-    throw new ApiError(
-      "service_unavailable",
-      "analytics have not been computed yet (the operator runs `gmi rollup`)",
-    );
+  if (runs.length === 0) throw notComputedYet();
   const why =
     date !== undefined && date > today ? `is in the future (today is ${today} UTC)` : "has no computed data";
   const message = `${why} for period ${period}; dates available: ${describeRuns(runs)}`;

@@ -21,7 +21,7 @@ import { daySql, firstInWindowSql, inWindowSql, LONGEST_WINDOW_SQL } from "./win
 
 /**
  * The aggregates a rollup of date D needs, for the three periods at once, read from the daily event
- * cells (schema.prisma, "Daily event cells"; data/event-cells.ts keeps them equal to the events):
+ * cells (schema.prisma, "Daily event cells"; rollup/event-cells.ts keeps them equal to the events):
  * every query reads the cells of the 30-day window D-29..D once and splits them by period with
  * FILTER (the search aggregate, the largest: search-aggregates.ts). Distinct users are exact, never a sum of daily counts: a (key, user) pair is counted by the
  * cell of its first day in the window, the one whose gap reaches back before the window's start.

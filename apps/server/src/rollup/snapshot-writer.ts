@@ -3,6 +3,13 @@ import type pg from "pg";
 import { type SearchOrderPage, searchOrderPages } from "../data/search-orders.js";
 import type { Sql } from "../data/sql.js";
 import { insertWritten, type WrittenTable } from "../db/copy/bulk-insert.js";
+import {
+  CONDITION_SNAPSHOT_ROWS,
+  LIQUIDITY_SNAPSHOT_ROWS,
+  SEARCH_SNAPSHOT_ORDERS,
+  SEARCH_SNAPSHOT_ROWS,
+  SNAPSHOT_ROW_TABLES,
+} from "../db/tables/snapshot-rows.js";
 import type { ConditionSnapshotFields } from "../domain/analytics/conditions.js";
 import type { LiquiditySnapshotFields } from "../domain/analytics/liquidity.js";
 import type { SearchSnapshotFields } from "../domain/analytics/search-rows.js";
@@ -15,11 +22,11 @@ export type SnapshotContent = {
 };
 
 /**
- * The tables of snapshot rows, each row written after its `snapshot_id` (writePart), a field per
- * column in column order.
+ * The writers of the snapshot row tables (db/tables/snapshot-rows.ts), each row written after its
+ * `snapshot_id` (ofSnapshot), a field per column in the declaration's order.
  */
-const LIQUIDITY: WrittenTable<LiquiditySnapshotFields> = {
-  name: "liquidity_snapshot_rows",
+const LIQUIDITY: WrittenTable<LiquiditySnapshotFields, typeof LIQUIDITY_SNAPSHOT_ROWS> = {
+  table: LIQUIDITY_SNAPSHOT_ROWS,
   write: (f, r) => {
     f.int("scope_console_id", r.scopeConsoleId);
     f.int("game_id", r.gameId);
@@ -38,8 +45,8 @@ const LIQUIDITY: WrittenTable<LiquiditySnapshotFields> = {
   },
 };
 
-const SEARCHES: WrittenTable<SearchSnapshotFields> = {
-  name: "search_snapshot_rows",
+const SEARCHES: WrittenTable<SearchSnapshotFields, typeof SEARCH_SNAPSHOT_ROWS> = {
+  table: SEARCH_SNAPSHOT_ROWS,
   write: (f, r) => {
     f.int("scope_console_id", r.scopeConsoleId);
     f.text("query", r.query);
@@ -62,8 +69,8 @@ const SEARCHES: WrittenTable<SearchSnapshotFields> = {
   },
 };
 
-const SEARCH_ORDERS: WrittenTable<SearchOrderPage> = {
-  name: "search_snapshot_orders",
+const SEARCH_ORDERS: WrittenTable<SearchOrderPage, typeof SEARCH_SNAPSHOT_ORDERS> = {
+  table: SEARCH_SNAPSHOT_ORDERS,
   write: (f, o) => {
     f.int("scope_console_id", o.scopeConsoleId);
     f.text("sort", o.sort);
@@ -72,8 +79,8 @@ const SEARCH_ORDERS: WrittenTable<SearchOrderPage> = {
   },
 };
 
-const CONDITIONS: WrittenTable<ConditionSnapshotFields> = {
-  name: "condition_snapshot_rows",
+const CONDITIONS: WrittenTable<ConditionSnapshotFields, typeof CONDITION_SNAPSHOT_ROWS> = {
+  table: CONDITION_SNAPSHOT_ROWS,
   write: (f, r) => {
     f.int("game_id", r.gameId);
     f.text("condition", r.condition);
@@ -88,9 +95,6 @@ const CONDITIONS: WrittenTable<ConditionSnapshotFields> = {
   },
 };
 
-/** The tables holding a snapshot's rows, keyed by `snapshot_id`. */
-export const SNAPSHOT_ROW_TABLES = [LIQUIDITY, SEARCHES, SEARCH_ORDERS, CONDITIONS].map((t) => t.name);
-
 /** Deletes the snapshots of `date` (of one period, or of all three) and their rows. */
 export const deleteSnapshots = async (sql: Sql, date: IsoDay, period?: Period): Promise<void> => {
   const { rows } = await sql.query<{ id: number }>(
@@ -100,7 +104,7 @@ export const deleteSnapshots = async (sql: Sql, date: IsoDay, period?: Period): 
   if (rows.length === 0) return;
   const ids = rows.map((r) => r.id);
   for (const table of SNAPSHOT_ROW_TABLES)
-    await sql.query(`DELETE FROM ${table} WHERE snapshot_id = ANY($1::int[])`, [ids]);
+    await sql.query(`DELETE FROM ${table.name} WHERE snapshot_id = ANY($1::int[])`, [ids]);
 };
 
 /** Rows of a snapshot, in parts: a rollup adds each table (or scope) as soon as it is scored. */
@@ -204,7 +208,7 @@ const writePart = async (
 
 /** A snapshot table's rows, each after the snapshot's id. */
 const ofSnapshot = <T>(id: number, table: WrittenTable<T>): WrittenTable<T> => ({
-  name: table.name,
+  table: table.table,
   write: (f, row) => {
     f.int("snapshot_id", id);
     table.write(f, row);

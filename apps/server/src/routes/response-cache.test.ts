@@ -32,6 +32,7 @@ describe("responseCache with revalidation", () => {
     return {
       clock,
       ask,
+      early: (url = "/a") => answers.early(request(url)),
       setVersion: (v: string) => {
         version = v;
       },
@@ -65,5 +66,23 @@ describe("responseCache with revalidation", () => {
     expect(await t.ask()).toEqual({ build: 4 }); // built while the caches below could be stale
     t.clock.advance(5_000);
     expect(await t.ask()).toEqual({ build: 4 });
+  });
+
+  it("gives the kept JSON to an early answer exactly while the handler would serve it, building nothing", async () => {
+    const t = setup();
+    expect(await t.early()).toBeNull();
+    await t.ask();
+    expect(await t.early()).toBe(JSON.stringify({ build: 1 }));
+    expect(await t.early("/b")).toBeNull();
+    t.clock.advance(1_500);
+    // Past the TTL, built before the version settled: not fresh, for the hook as for the handler.
+    expect(await t.early()).toBeNull();
+    await t.ask();
+    t.clock.advance(30_000);
+    expect(await t.early()).toBe(JSON.stringify({ build: 2 }));
+    t.setVersion("v2");
+    t.clock.advance(1_000);
+    expect(await t.early()).toBeNull();
+    expect(t.counts().builds).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { Clock } from "../clock.js";
-import type { DataVersion } from "../data/data-version.js";
+import type { DataVersion, VersionState } from "../data/data-version.js";
 import { BoundedMap } from "../domain/cache/bounded-map.js";
 import { authOf } from "../plugins/auth.js";
 
@@ -13,11 +13,16 @@ type Reply = {
 };
 
 /** Answers one read: `build` makes its body when no fresh copy of the answer is kept. */
-export type ResponseCache = <Body>(
-  request: FastifyRequest,
-  reply: Reply,
-  build: () => Promise<Body>,
-) => Promise<Body>;
+export type ResponseCache = {
+  <Body>(request: FastifyRequest, reply: Reply, build: () => Promise<Body>): Promise<Body>;
+  /**
+   * The kept serialization of this request's answer when a fresh one is kept, else null (nothing
+   * is built): lets a hook answer before validation and the handler (plugins/early-answers.ts).
+   * An answer is kept only after its URL passed validation and was served as a 200, and the URL is
+   * in its key, so the same request would validate and be answered the same way.
+   */
+  early(request: FastifyRequest): Promise<string | null>;
+};
 
 /**
  * Keeping answers longer than ttlMs: `version` fingerprints the data answers are built from
@@ -52,17 +57,18 @@ export const responseCache = (
     options.maxBytes ?? 16 * 1_048_576,
   );
   const { revalidation } = options;
-  return async <Body>(request: FastifyRequest, reply: Reply, build: () => Promise<Body>) => {
+  const keyOf = (request: FastifyRequest) =>
+    `${authOf(request).plan.max_page_size} ${request.protocol}://${request.host}${request.url}`;
+  const isFresh = (entry: Entry, now: number, version: VersionState | null) =>
+    entry.until > now || (entry.version !== null && entry.version === version?.value && entry.expires > now);
+
+  const answer = async <Body>(request: FastifyRequest, reply: Reply, build: () => Promise<Body>) => {
     if (ttlMs <= 0) return build();
-    const key = `${authOf(request).plan.max_page_size} ${request.protocol}://${request.host}${request.url}`;
+    const key = keyOf(request);
     const now = clock.now();
     const version = revalidation ? await revalidation.version.current() : null;
     let entry = entries.get(key);
-    const fresh =
-      entry !== undefined &&
-      (entry.until > now ||
-        (entry.version !== null && entry.version === version?.value && entry.expires > now));
-    if (!entry || !fresh) {
+    if (!entry || !isFresh(entry, now, version)) {
       const body = await build();
       const settled =
         version !== null && revalidation !== undefined && now >= version.since + revalidation.settleMs;
@@ -82,4 +88,17 @@ export const responseCache = (
     reply.serializer(() => json);
     return entry.body as Body;
   };
+
+  const early = async (request: FastifyRequest): Promise<string | null> => {
+    if (ttlMs <= 0 || entries.size === 0) return null;
+    const entry = entries.get(keyOf(request));
+    if (!entry) return null;
+    const now = clock.now();
+    // Within its TTL no version read is needed (the common case of a hot answer).
+    if (entry.until > now) return entry.json;
+    const version = revalidation ? await revalidation.version.current() : null;
+    return isFresh(entry, now, version) ? entry.json : null;
+  };
+
+  return Object.assign(answer, { early });
 };

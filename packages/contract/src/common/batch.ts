@@ -5,13 +5,16 @@ import { IsoDateSchema, JsonIdSchema, PeriodQuerySchema, PeriodSchema } from "./
 export const BatchQuerySchema = PeriodQuerySchema;
 
 /**
- * The body is checked element by element by the server, so that one bad element fails only its
- * own item (spec: per-item 422); `_element` only fixes the static type. The envelope therefore accepts any element at run time, while its
- * static type and the OpenAPI document show the element's real shape (`element` in metadata).
+ * The body's static type. At run time the server checks `requests` itself, once, in its batch
+ * admission (present, an array, 1 to the plan's max_batch_size: a limit no static schema knows),
+ * before anything is charged, and then each element on its own, so that one bad element fails only
+ * its own item (spec: per-item 422). Here the envelope therefore checks nothing about `requests`;
+ * its static type and the OpenAPI document (built from `metadata.element`, `minItems: 1`) show the
+ * real shape.
  */
 export const batchBody = <Element extends z.ZodTypeAny>(_element: Element) =>
   z.object({
-    requests: z.array(z.custom<z.input<Element>>(() => true)).min(1, "must hold at least one element"),
+    requests: z.custom<Array<z.input<Element>>>(() => true),
   });
 
 export const BatchMetaSchema = z.object({

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+import { type ColumnOf, type ColumnType, type TableDeclaration, writtenColumns } from "../tables/table.js";
 import { BinaryCopyEncoder, type FieldWriter } from "./copy-binary.js";
 
 export type Column = { name: string; type: string };
@@ -40,10 +41,14 @@ export const copyBinaryBlocks = async (
 };
 
 /**
- * A table whose rows are objects written field by field: `write` names each column with its type
- * and value, in column order, the same for every row.
+ * A declared table (db/tables/) whose rows are objects written field by field: `write` names each
+ * column with its value, in the declaration's order, the same for every row. Checked against the
+ * declaration (names, order, types) at every insert, on its first row.
  */
-export type WrittenTable<T> = { name: string; write(fields: FieldWriter, row: T): void };
+export type WrittenTable<T, D extends TableDeclaration = TableDeclaration> = {
+  table: D;
+  write(fields: FieldWriter<ColumnOf<D>>, row: T): void;
+};
 
 /**
  * Inserts objects into a written table. With `copy`, COPY in the binary format, each field put
@@ -59,9 +64,8 @@ export const insertWritten = async <T>(
 ): Promise<number> => {
   const first = rows[0];
   if (first === undefined) return 0;
-  const columns = new ColumnList();
-  table.write(columns, first);
-  const shape: Table = { name: table.name, columns: columns.columns };
+  const shape: Table = { name: table.table.name, columns: writtenColumns(table.table) };
+  checkWriter(table, first);
   if (!options.copy) return insertBatches(client, shape, valuesOf(table, rows), DEFAULT_BATCH);
   const encoder = new BinaryCopyEncoder(COPY_BLOCK);
   return copyRows(
@@ -80,17 +84,20 @@ export const insertWritten = async <T>(
   );
 };
 
-/** The columns a written table's `write` names, with their types. */
-class ColumnList implements FieldWriter {
-  readonly columns: Column[] = [];
-  int = (name: string) => this.add(name, "int");
-  float8 = (name: string) => this.add(name, "float8");
-  text = (name: string) => this.add(name, "text");
-  intArray = (name: string) => this.add(name, "int[]");
-  private add(name: string, type: string) {
-    this.columns.push({ name, type });
-  }
-}
+/** Throws when a written table's `write` does not name its declared columns, in order, as typed. */
+const checkWriter = <T>(table: WrittenTable<T>, row: T) => {
+  const written: Column[] = [];
+  const as = (type: ColumnType) => (name: string) => {
+    written.push({ name, type });
+  };
+  table.write({ int: as("int4"), float8: as("float8"), text: as("text"), intArray: as("int4[]") }, row);
+  const show = (columns: readonly Column[]) => columns.map((c) => `${c.name} ${c.type}`).join(", ");
+  const declared = writtenColumns(table.table);
+  if (show(written) !== show(declared))
+    throw new Error(
+      `${table.table.name}: its writer writes (${show(written)}), it declares (${show(declared)})`,
+    );
+};
 
 /** A written table's rows as values, one at a time in one reused array (read before the next). */
 function* valuesOf<T>(table: WrittenTable<T>, rows: readonly T[]): Generator<Row> {

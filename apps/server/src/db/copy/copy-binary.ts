@@ -9,11 +9,11 @@
  */
 
 /** Writes a row's fields in column order, each named with its column (written tables, bulk-insert.ts). */
-export type FieldWriter = {
-  int(column: string, value: number | null): void;
-  float8(column: string, value: number | null): void;
-  text(column: string, value: string | null): void;
-  intArray(column: string, value: readonly number[] | null): void;
+export type FieldWriter<Column extends string = string> = {
+  int(column: Column, value: number | null): void;
+  float8(column: Column, value: number | null): void;
+  text(column: Column, value: string | null): void;
+  intArray(column: Column, value: readonly number[] | null): void;
 };
 
 const SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");

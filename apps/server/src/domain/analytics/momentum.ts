@@ -1,4 +1,4 @@
-import type { Momentum } from "@gmi/contract";
+import { type Momentum, PERIOD_DAYS } from "@gmi/contract";
 import { round4 } from "./rounding.js";
 
 export type MomentumLabel = Momentum["label"];
@@ -11,9 +11,10 @@ export type MomentumCounts = {
   last30d: number;
 };
 
-/** The baseline: the days of the 30-day window before the recent 7, D-29..D-7. */
-export const BASELINE_DAYS = 23;
-const RECENT_DAYS = 7;
+/** The recent window: the 7d period's days, D-6..D. */
+export const RECENT_DAYS = PERIOD_DAYS["7d"];
+/** The baseline: the days of the 30-day window before the recent 7, D-29..D-7 (23). */
+export const BASELINE_DAYS = PERIOD_DAYS["30d"] - RECENT_DAYS;
 
 /**
  * The fewest events in the baseline that make one: with 1 search in 23 days, 3 this week read as a

@@ -55,8 +55,8 @@ export const periodWindow = (period: Period, end: IsoDay): DayWindow =>
  * leaderboard still says whether a title is rising.
  */
 export const momentumWindows = (end: IsoDay): { recent: DayWindow; baseline: DayWindow } => ({
-  recent: trailingWindow(end, 7),
-  baseline: trailingWindow(addDays(end, -7), 23),
+  recent: trailingWindow(end, PERIOD_DAYS["7d"]),
+  baseline: trailingWindow(addDays(end, -PERIOD_DAYS["7d"]), PERIOD_DAYS["30d"] - PERIOD_DAYS["7d"]),
 });
 
 export const toInstantWindow = (window: DayWindow): InstantWindow => ({

@@ -1,20 +1,17 @@
 import type { IntelligenceBatchElement } from "@gmi/contract";
 import { IntelligenceBatchElementSchema, SignalsBatchElementSchema } from "@gmi/contract";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../errors.js";
-import { buildItems, idsOf, summarize } from "./items.js";
-import { batchRequests, parseElements } from "./requests.js";
+import type { ApiError } from "../../errors.js";
+import { batchJson, buildItems, idsOf, summarize } from "./items.js";
+import { batchShape, parseElements } from "./requests.js";
 
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-  }
-  throw new Error("expected an ApiError");
+const refusal = (body: unknown, max: number): ApiError => {
+  const shape = batchShape(body, max);
+  if (shape.ok) throw new Error("expected a refusal");
+  return shape.refusal;
 };
 
-describe("batchRequests", () => {
+describe("batchShape", () => {
   it("422 validation_failed naming requests when missing, not an array or empty", () => {
     for (const [body, message] of [
       [{}, "is required"],
@@ -22,17 +19,18 @@ describe("batchRequests", () => {
       [{ requests: {} }, "must be an array"],
       [{ requests: [] }, "must hold at least one element"],
     ] as const) {
-      const error = refusal(() => batchRequests(body, 10));
+      const error = refusal(body, 10);
       expect(error.code).toBe("validation_failed");
       expect(error.details).toEqual({ issues: [{ location: "body", field: "requests", message }] });
     }
   });
 
   it("422 batch_too_large above max_batch_size, with max_items and received", () => {
-    const error = refusal(() => batchRequests({ requests: Array(11).fill({ id: 1 }) }, 10));
+    const error = refusal({ requests: Array(11).fill({ id: 1 }) }, 10);
     expect(error.code).toBe("batch_too_large");
     expect(error.details).toEqual({ max_items: 10, received: 11 });
-    expect(batchRequests({ requests: Array(10).fill({ id: 1 }) }, 10)).toHaveLength(10);
+    const shape = batchShape({ requests: Array(10).fill({ id: 1 }) }, 10);
+    expect(shape.ok && shape.requests).toHaveLength(10);
   });
 });
 
@@ -118,5 +116,19 @@ describe("items and summary", () => {
     expect(summarize(ok)).toEqual({ status: 200, batch: { total: 2, succeeded: 2, failed: 0 } });
     const bad = buildItems(elements.slice(2, 3), () => null);
     expect(summarize(bad)).toEqual({ status: 207, batch: { total: 1, succeeded: 0, failed: 1 } });
+  });
+
+  it("batchJson is JSON.stringify of the answer byte for byte, each found item's JSON made by jsonOf", () => {
+    const found = { game_id: 1, found: true, pricing: { loose: "1.50", complete: null }, 'é"': [1, 2] };
+    const items = buildItems(elements, (id) => (id === 1 ? found : { game_id: id, found: false }));
+    const meta = { period: "7d", period_date: "2026-11-20", batch: summarize(items).batch };
+    const made: unknown[] = [];
+    const json = batchJson(items, meta, (data) => {
+      made.push(data);
+      return JSON.stringify(data);
+    });
+    expect(json).toBe(JSON.stringify({ data: items, meta }));
+    // Found and not-found data go through jsonOf; the invalid element's error does not.
+    expect(made).toHaveLength(3);
   });
 });

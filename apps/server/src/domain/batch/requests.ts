@@ -2,24 +2,33 @@ import type { ErrorBody } from "@gmi/contract";
 import type { ZodError, ZodIssue, ZodTypeAny, z } from "zod";
 import { ApiError, validationFailed } from "../../errors.js";
 
+/** A batch body's `requests`, checked whole: the elements to answer, or the whole-batch 422. */
+export type BatchShape = { ok: true; requests: readonly unknown[] } | { ok: false; refusal: ApiError };
+
 /**
- * The `requests` array of a batch body. Refused whole (spec, Limits rule 7) when missing, empty or
- * longer than the plan's max_batch_size; its elements are checked one by one afterwards.
+ * The `requests` array of a batch body, checked once, before anything is charged (the batch
+ * admission, plugins/batch-admission.ts): refused whole (spec, Limits rule 7) when missing, empty or
+ * longer than the plan's max_batch_size. Its elements are checked one by one by the handler.
  */
-export const batchRequests = (body: unknown, maxBatchSize: number): unknown[] => {
+export const batchShape = (body: unknown, maxBatchSize: number): BatchShape => {
   const requests =
     body !== null && typeof body === "object" ? (body as { requests?: unknown }).requests : undefined;
-  if (requests === undefined) throw validationFailed("body", "requests", "is required");
-  if (!Array.isArray(requests)) throw validationFailed("body", "requests", "must be an array");
-  if (requests.length === 0) throw validationFailed("body", "requests", "must hold at least one element");
+  const refused = (refusal: ApiError): BatchShape => ({ ok: false, refusal });
+  if (requests === undefined) return refused(validationFailed("body", "requests", "is required"));
+  if (!Array.isArray(requests)) return refused(validationFailed("body", "requests", "must be an array"));
+  if (requests.length === 0) {
+    return refused(validationFailed("body", "requests", "must hold at least one element"));
+  }
   if (requests.length > maxBatchSize) {
-    throw new ApiError(
-      "batch_too_large",
-      `A batch holds at most ${maxBatchSize} elements on this plan; this one has ${requests.length}`,
-      { max_items: maxBatchSize, received: requests.length },
+    return refused(
+      new ApiError(
+        "batch_too_large",
+        `A batch holds at most ${maxBatchSize} elements on this plan; this one has ${requests.length}`,
+        { max_items: maxBatchSize, received: requests.length },
+      ),
     );
   }
-  return requests;
+  return { ok: true, requests };
 };
 
 /** One element: the id it asks for, or the 422 of that element alone (spec: per-item 422). */

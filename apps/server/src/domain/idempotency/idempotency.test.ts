@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, canonicalQuery } from "./canonical.js";
 import type { IdempotencyRecord } from "./decide.js";
-import { decide, isClaimable } from "./decide.js";
+import { decide } from "./decide.js";
 import { fingerprint } from "./fingerprint.js";
 import { LEASE_MS, outcomeOf, RETENTION_MS, storedHeadersOf } from "./policy.js";
 
@@ -91,32 +91,64 @@ describe("decide (the spec's state table)", () => {
   });
 
   it("(none) → process", () => {
-    expect(decide(null, "A", now)).toEqual({ kind: "process", reason: "new" });
-    expect(isClaimable(null, now)).toBe(true);
+    expect(decide(null, "A", now)).toEqual({
+      kind: "process",
+      reason: "new",
+      prepaid: false,
+      paidFingerprint: null,
+    });
   });
 
   it("in flight → 409 whatever the payload, Retry-After a few seconds at most", () => {
     expect(decide(inFlight(now + LEASE_MS), "A", now)).toEqual({ kind: "conflict", retryAfter: 2 });
     expect(decide(inFlight(now + LEASE_MS), "B", now)).toEqual({ kind: "conflict", retryAfter: 2 });
     expect(decide(inFlight(now + 300), "A", now)).toEqual({ kind: "conflict", retryAfter: 1 });
-    expect(isClaimable(inFlight(now + 1), now)).toBe(false);
+    expect(decide(inFlight(now + 1), "A", now).kind).toBe("conflict");
   });
 
   it("in flight with its lease lapsed (holder died) → process", () => {
-    expect(decide(inFlight(now), "B", now)).toEqual({ kind: "process", reason: "lease_lapsed" });
-    expect(isClaimable(inFlight(now - 1), now)).toBe(true);
+    expect(decide(inFlight(now), "B", now)).toEqual({
+      kind: "process",
+      reason: "lease_lapsed",
+      prepaid: false,
+      paidFingerprint: null,
+    });
+    expect(decide(inFlight(now - 1), "A", now).kind).toBe("process");
+  });
+
+  it("a lapsed lease whose holder paid: prepaid for the same payload only, the payment kept", () => {
+    const paid = { ...inFlight(now - 1), paidFingerprint: "A" };
+    expect(decide(paid, "A", now)).toEqual({
+      kind: "process",
+      reason: "lease_lapsed",
+      prepaid: true,
+      paidFingerprint: "A",
+    });
+    expect(decide(paid, "B", now)).toEqual({
+      kind: "process",
+      reason: "lease_lapsed",
+      prepaid: false,
+      paidFingerprint: "A",
+    });
+    // Past its 24 hours nothing is remembered, paid or not.
+    const old = { ...paid, expiresAt: now };
+    expect(decide(old, "A", now)).toEqual({
+      kind: "process",
+      reason: "expired",
+      prepaid: false,
+      paidFingerprint: null,
+    });
   });
 
   it("stored, same payload, within 24 h → replay; different payload → reuse", () => {
     expect(decide(stored(now + 1), "A", now)).toEqual({ kind: "replay", response });
     expect(decide(stored(now + 1), "B", now)).toEqual({ kind: "reuse" });
-    expect(isClaimable(stored(now + 1), now)).toBe(false);
   });
 
   it("stored, 24 h passed → process as fresh, whatever the payload", () => {
-    expect(decide(stored(now), "A", now)).toEqual({ kind: "process", reason: "expired" });
-    expect(decide(stored(now - 1), "B", now)).toEqual({ kind: "process", reason: "expired" });
-    expect(isClaimable(stored(now), now)).toBe(true);
+    const fresh = { kind: "process", reason: "expired", prepaid: false, paidFingerprint: null };
+    expect(decide(stored(now), "A", now)).toEqual(fresh);
+    expect(decide(stored(now - 1), "B", now)).toEqual(fresh);
   });
 });
 

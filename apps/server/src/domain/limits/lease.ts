@@ -2,8 +2,8 @@
  * Quota leases: how a server charges hard-capped plans without a database write per request. A
  * server reserves units of an organization's monthly quota in PostgreSQL (the reservation counts
  * as used at once, so no server can ever admit past the cap), spends them from memory, and gives
- * back what is left once the organization has been idle for a flush interval. This module decides how many units to reserve; the
- * store (data/usage.ts) does the reserving.
+ * back what is left once the organization has been idle for IDLE_FLUSHES flush intervals. This module
+ * decides how many units to reserve; the store (data/usage.ts) does the reserving.
  */
 
 /** At most this share of what is left of a quota is ever reserved at once (1/32). */
@@ -12,6 +12,13 @@ export const LEASE_DIVISOR = 32;
 export const MIN_LEASE = 100;
 /** An upper bound on a lease, whatever the traffic. */
 export const MAX_LEASE = 10_000;
+/**
+ * A lease is given back after this many flush intervals in a row without a request (5: five seconds
+ * by default). Hard-capped plans are the small ones (Free 30, Starter 120 requests a minute): with
+ * one idle interval, an organization sending one request every second or two lost its lease
+ * between requests and paid a reservation and a release for almost every request.
+ */
+export const IDLE_FLUSHES = 5;
 
 /**
  * The most to reserve beyond what a request needs, before the cap is considered: none for an
@@ -37,8 +44,10 @@ export type Lease = {
   left: number;
   /** Spent since the last flush. */
   spent: number;
-  /** Spent in the flush interval before: sizes the next reservation. */
+  /** Spent in the last flush interval with requests: sizes the next reservation. */
   recent: number;
+  /** Flush intervals in a row without a request: the lease is given back at IDLE_FLUSHES. */
+  idle: number;
   /** The reservation in flight, which requests that find the lease short wait for. */
   pending: Promise<void> | null;
 };

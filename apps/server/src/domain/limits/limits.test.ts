@@ -2,6 +2,7 @@ import { PLANS } from "@gmi/contract";
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../../clock.js";
 import type { ApiError } from "../../errors.js";
+import { batchShape } from "../batch/requests.js";
 import { batchCost } from "./batch-cost.js";
 import { meter } from "./meter.js";
 import { memoryLimiterStore } from "./store.js";
@@ -87,9 +88,11 @@ describe("meter", () => {
 
 describe("batchCost", () => {
   it("is one unit per element for a batch the handler will serve, else one", () => {
-    expect(batchCost({ requests: [1, 2, 3] }, 10)).toBe(3);
-    expect(batchCost({ requests: [] }, 10)).toBe(1);
-    expect(batchCost({ requests: new Array(11).fill(1) }, 10)).toBe(1);
-    expect(batchCost(undefined, 10)).toBe(1);
+    const cost = (body: unknown) => batchCost(batchShape(body, 10));
+    expect(cost({ requests: [1, 2, 3] })).toBe(3);
+    expect(cost({ requests: new Array(10).fill(1) })).toBe(10);
+    expect(cost({ requests: [] })).toBe(1);
+    expect(cost({ requests: new Array(11).fill(1) })).toBe(1);
+    expect(cost(undefined)).toBe(1);
   });
 });

@@ -46,18 +46,12 @@ export const peekRateLimit = async (
   return stateOf(minute, count, now);
 };
 
-/**
- * Charges `cost` units to an organization: the minute and day windows first (one atomic call),
- * then the monthly quota. Rate windows come first because bursts are the common rejection and
- * cost no database write; a monthly refusal (rare) refunds the windows, so a rejected request
- * costs nothing anywhere. Throws 429 or 402 with Retry-After; returns the headers to send.
- */
-export const meter = async (
-  deps: MeterDeps,
+const chargeWindows = async (
+  deps: Pick<MeterDeps, "limiter" | "clock">,
   organizationId: number,
   plan: PlanLimits,
   cost: number,
-): Promise<RateLimitState> => {
+) => {
   const now = deps.clock.now();
   const windows = rateWindows(organizationId, plan, now);
   const [minute] = windows;
@@ -75,6 +69,34 @@ export const meter = async (
       { ...rateLimitHeaders(blocked), "retry-after": secondsUntil(window.resetsAt, now) },
     );
   }
+  return { now, windows, minute, state };
+};
+
+/**
+ * Charges `cost` units to the minute and day windows only (one atomic call); throws 429 with
+ * Retry-After. What an answer that does no work costs (an idempotent replay, a 409, a 422 reuse):
+ * the windows protect the service, the monthly quota bills work.
+ */
+export const meterRateWindows = async (
+  deps: Pick<MeterDeps, "limiter" | "clock">,
+  organizationId: number,
+  plan: PlanLimits,
+  cost: number,
+): Promise<RateLimitState> => (await chargeWindows(deps, organizationId, plan, cost)).state;
+
+/**
+ * Charges `cost` units to an organization: the minute and day windows first (one atomic call),
+ * then the monthly quota. Rate windows come first because bursts are the common rejection and
+ * cost no database write; a monthly refusal (rare) refunds the windows, so a rejected request
+ * costs nothing anywhere. Throws 429 or 402 with Retry-After; returns the headers to send.
+ */
+export const meter = async (
+  deps: MeterDeps,
+  organizationId: number,
+  plan: PlanLimits,
+  cost: number,
+): Promise<RateLimitState> => {
+  const { now, windows, minute, state } = await chargeWindows(deps, organizationId, plan, cost);
   // Overage plans (Pro) are billed past the quota, so they are never refused here.
   const quota = plan.overage ? null : plan.monthly_quota;
   const month = await deps.usage.consume(organizationId, billingMonth(now), cost, quota);
