@@ -63,7 +63,10 @@ describe.skipIf(!haveChromium)("the API reference at /docs, in Chromium", () => 
     // Generous bounds: on a loaded 2-core machine the renderer's first load took over 30 s.
     await page.goto(`${base}/docs`, { waitUntil: "load", timeout: 90_000 });
     // The page is rendered in the browser from the OpenAPI document: wait for the document's title.
-    await page.getByRole("heading", { name: "Game Market Intelligence API" }).first().waitFor({ timeout: 60_000 });
+    await page
+      .getByRole("heading", { name: "Game Market Intelligence API" })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await page
       .getByText(operations.at(-1)?.summary ?? "", { exact: true })
       .first()
