@@ -8,7 +8,7 @@
  *
  * Env: BENCH_DATABASE_URL or TEST_DATABASE_URL (admin URL; a scratch database is created and
  * dropped), BENCH_REQUESTS (per case and round, default 400), BENCH_ROUNDS (default 3; the median
- * is printed).
+ * is printed), BENCH_ONLY (a regular expression over the cases' names; the bare twin always runs).
  */
 import { randomBytes } from "node:crypto";
 import { openSync } from "node:fs";
@@ -31,6 +31,7 @@ import { adminUrl, createBenchDatabase } from "./admin.js";
 const env = process.env;
 const perRound = Number(env.BENCH_REQUESTS ?? 400);
 const rounds = Number(env.BENCH_ROUNDS ?? 3);
+const only = env.BENCH_ONLY ? new RegExp(env.BENCH_ONLY) : null;
 const BATCH_100 = JSON.stringify({
   requests: Array.from({ length: 100 }, (_, i) => ({ game_id: 1001 + i })),
 });
@@ -104,9 +105,10 @@ const main = async () => {
       ],
       ["100 items, replays of one key", app, () => ({ ...base, "idempotency-key": `${run}-replay` })],
     ];
-    const figures = new Map<string, number[]>(cases.map(([name]) => [name, []]));
+    const chosen = cases.filter(([name], index) => index === 0 || !only || only.test(name));
+    const figures = new Map<string, number[]>(chosen.map(([name]) => [name, []]));
     for (let round = 0; round < rounds; round++) {
-      for (const [name, target, headers] of cases) {
+      for (const [name, target, headers] of chosen) {
         figures.get(name)?.push(await cpuPerRequest(target, perRound, headers));
       }
     }

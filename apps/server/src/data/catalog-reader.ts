@@ -1,8 +1,8 @@
 import type { Clock } from "../clock.js";
 import { BoundedMap, jsonWeight } from "../domain/cache/bounded-map.js";
 import type { ConsoleRow, GameRow } from "../domain/catalog/records.js";
-import type { PageRequest } from "../domain/pagination/page.js";
-import type { Listed, SlugRow, TitleRow } from "./catalog.js";
+import type { Listed, PageRequest } from "../domain/pagination/page.js";
+import type { SlugRow, TitleRow } from "./catalog.js";
 import {
   findGameById,
   findGamesBySlug,

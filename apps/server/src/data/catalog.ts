@@ -1,11 +1,9 @@
 import type { ConsoleRow, GameRow } from "../domain/catalog/records.js";
 import type { CursorPosition } from "../domain/pagination/cursor.js";
-import type { PageRequest } from "../domain/pagination/page.js";
+import type { Listed, PageRequest } from "../domain/pagination/page.js";
 import { fetchSize } from "../domain/pagination/page.js";
 import type { Sql } from "./sql.js";
 import { prepared } from "./sql.js";
-
-export type Listed<Row> = { rows: Row[]; total: number };
 
 const GAME_COLUMNS = `g.id, g.display_game_name, g.marketplace_game_name, g.console_id,
   c.name AS console_name, c.slug AS console_slug,

@@ -5,7 +5,7 @@ import { createGunzip } from "node:zlib";
 import type pg from "pg";
 import { type Clock, systemClock } from "../clock.js";
 import { upsertConsoles, upsertGames } from "../data/catalog-import.js";
-import { EventBatch, type EventRecord, writeEvents } from "../data/import-events.js";
+import { BlockPool, EventBatch, type EventRecord, writeEvents } from "../data/import-events.js";
 import type { Database } from "../db/open.js";
 import { dayOf } from "../domain/analytics/windows.js";
 import { type Admission, refusal } from "../domain/import/admit.js";
@@ -91,6 +91,7 @@ class Loader {
   private games: GameRecord[] = [];
   private events: Record<EventType, EventBatch>;
   private writing: Promise<void> | null = null;
+  private readonly pool = new BlockPool();
 
   constructor(
     private readonly client: pg.PoolClient,
@@ -101,9 +102,9 @@ class Loader {
     private readonly onReject: (error: LineError) => void,
   ) {
     this.events = {
-      redirect: new EventBatch("redirect", copy),
-      watch: new EventBatch("watch", copy),
-      search: new EventBatch("search", copy),
+      redirect: new EventBatch("redirect", copy, this.pool),
+      watch: new EventBatch("watch", copy, this.pool),
+      search: new EventBatch("search", copy, this.pool),
     };
   }
 
@@ -167,7 +168,7 @@ class Loader {
     const batch = this.events[type];
     if (batch.count === 0) return Promise.resolve();
     batch.close();
-    this.events[type] = new EventBatch(type, this.copy);
+    this.events[type] = new EventBatch(type, this.copy, this.pool);
     // The catalog lines read so far go first: writes keep the file's order.
     const catalog = this.flushCatalog();
     return catalog.then(() =>
@@ -176,6 +177,8 @@ class Loader {
         this.inserted += written.inserted;
         this.duplicates += batch.count - written.inserted;
         this.removalsRecorded += written.updated;
+        // Written (the COPY's server answered): its blocks are free for the next batches.
+        this.pool.release(batch.buffers);
       }),
     );
   }

@@ -4,7 +4,7 @@ import { emptyMeta } from "./meta.js";
 import type { Read } from "./read.js";
 
 /** `GET /me`: the key, its organization and plan, and this month's usage (read live, never cached). */
-const me: Read<typeof contract.account.me> = async (reads, _request, caller) => {
+export const me: Read<typeof contract.account.me> = async (reads, _request, caller) => {
   const { organization, plan, keyName, lastFour, scopes } = caller.auth;
   const now = reads.clock.now();
   const used = await reads.usage.used(organization.id, billingMonth(now));
@@ -29,5 +29,3 @@ const me: Read<typeof contract.account.me> = async (reads, _request, caller) => 
     meta: emptyMeta(),
   };
 };
-
-export const accountReads = { me };

@@ -1,14 +1,14 @@
 import type { contract } from "@gmi/contract";
 import { rankedListBody, readSearchList } from "./lists.js";
 import { gameConditionsMeta, snapshotMeta } from "./meta.js";
-import { gameConditions, marketConditions } from "./profiles.js";
+import * as profiles from "./profiles.js";
 import type { Read } from "./read.js";
 import { snapshotFor } from "./snapshot.js";
 
 type Routes = typeof contract.demandIntent;
 
 /** `GET /demand-intent/searches`: the search list in the asked sort. */
-const searches: Read<Routes["searches"]> = (reads, { query }, caller) =>
+export const searches: Read<Routes["searches"]> = (reads, { query }, caller) =>
   rankedListBody(reads, caller, query, {
     route: "demandIntent.searches",
     kind: "search",
@@ -17,7 +17,7 @@ const searches: Read<Routes["searches"]> = (reads, { query }, caller) =>
   });
 
 /** `GET /demand-intent/searches/trending`: the search list by momentum. */
-const trending: Read<Routes["trending"]> = (reads, { query }, caller) =>
+export const trending: Read<Routes["trending"]> = (reads, { query }, caller) =>
   rankedListBody(reads, caller, query, {
     route: "demandIntent.trending",
     kind: "search",
@@ -26,7 +26,7 @@ const trending: Read<Routes["trending"]> = (reads, { query }, caller) =>
   });
 
 /** `GET /demand-intent/searches/unmet`: the search list by unmet demand. */
-const unmet: Read<Routes["unmet"]> = (reads, { query }, caller) =>
+export const unmet: Read<Routes["unmet"]> = (reads, { query }, caller) =>
   rankedListBody(reads, caller, query, {
     route: "demandIntent.unmet",
     kind: "search",
@@ -35,24 +35,15 @@ const unmet: Read<Routes["unmet"]> = (reads, { query }, caller) =>
   });
 
 /** `GET /demand-intent/searches/conditions`: market-wide demand by condition. */
-const conditions: Read<Routes["conditions"]> = async (reads, { query }) => {
+export const conditions: Read<Routes["conditions"]> = async (reads, { query }) => {
   const snapshot = await snapshotFor(reads, query.period, query.date);
-  const data = await marketConditions(reads.sql, snapshot);
+  const data = await profiles.marketConditions(reads.sql, snapshot);
   return { data, meta: snapshotMeta(snapshot) };
 };
 
 /** `GET /demand-intent/games/:game_id/conditions`: one game's demand by condition. */
-const gameConditionsRead: Read<Routes["gameConditions"]> = async (reads, { params, query }) => {
+export const gameConditions: Read<Routes["gameConditions"]> = async (reads, { params, query }) => {
   const snapshot = await snapshotFor(reads, query.period, query.date);
-  const { game, rows } = await gameConditions(reads.sql, snapshot, params.game_id);
+  const { game, rows } = await profiles.gameConditions(reads.sql, snapshot, params.game_id);
   return { data: rows, meta: gameConditionsMeta(snapshot, game.identity) };
-};
-
-/** The reads of the demand-intent routes, named as the contract names them. */
-export const demandIntentReads = {
-  searches,
-  trending,
-  unmet,
-  conditions,
-  gameConditions: gameConditionsRead,
 };

@@ -9,31 +9,28 @@ import { snapshotFor } from "./snapshot.js";
 type Routes = typeof contract.intelligence;
 
 /** `GET /intelligence`: the liquidity leaderboard. */
-const list: Read<Routes["list"]> = (reads, { query }, caller) =>
+export const list: Read<Routes["list"]> = (reads, { query }, caller) =>
   rankedListBody(reads, caller, query, {
     route: "intelligence.list",
-    kind: "liquidity",
+    kind: "leaderboard",
     sort: query.sort,
     read: (sql, snapshot, scope, request) => readLeaderboard(sql, snapshot, scope, query.sort, request),
   });
 
 /** `GET /intelligence/:id`: one game's liquidity profile. */
-const get: Read<Routes["get"]> = async (reads, { params, query }) => {
+export const get: Read<Routes["get"]> = async (reads, { params, query }) => {
   const snapshot = await snapshotFor(reads, query.period, query.date);
   const profile = await profileOf(reads.sql, snapshot, params.id, reads.scoring);
   return { data: profile, meta: snapshotMeta(snapshot) };
 };
 
 /** `GET /intelligence/:id/conditions`: which condition to list the game in. */
-const conditions: Read<Routes["conditions"]> = async (reads, { params, query }) => {
+export const conditions: Read<Routes["conditions"]> = async (reads, { params, query }) => {
   const snapshot = await snapshotFor(reads, query.period, query.date);
   const recommendation = await listingRecommendation(reads.sql, snapshot, params.id);
   return { data: recommendation, meta: snapshotMeta(snapshot) };
 };
 
 /** `GET /intelligence/:id/history`: the game's daily points over a date range. */
-const history: Read<Routes["history"]> = (reads, { params, query }) =>
+export const history: Read<Routes["history"]> = (reads, { params, query }) =>
   gameHistoryBody(reads, params.id, query);
-
-/** The reads of the intelligence routes, named as the contract names them. */
-export const intelligenceReads = { list, get, conditions, history };

@@ -7,7 +7,6 @@ import {
   readLiquiditySlice,
   readSearchSlice,
 } from "../data/analytics-reads.js";
-import type { Listed } from "../data/catalog.js";
 import type { SnapshotRef } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import { ALL_CONSOLES } from "../domain/analytics/liquidity.js";
@@ -20,12 +19,12 @@ import {
   toSearchRow,
 } from "../domain/analytics/to-contract.js";
 import type { CursorPosition } from "../domain/pagination/cursor.js";
-import { fetchSize, type PageRequest } from "../domain/pagination/page.js";
+import { fetchSize, type Listed, type PageRequest } from "../domain/pagination/page.js";
 import { validationFailed } from "../errors.js";
 import type { Caller } from "./caller.js";
 import type { ReadDeps } from "./deps.js";
 import { rankedPageMeta } from "./meta.js";
-import { pagingOf } from "./pages.js";
+import { listPaging } from "./pages.js";
 import { snapshotFor } from "./snapshot.js";
 
 /**
@@ -91,12 +90,12 @@ export const readSearchList = async (
 };
 
 /**
- * Which ranked list of a snapshot: the liquidity leaderboard or a search list, in one sort. Cursors
+ * Which ranked list of a snapshot: the leaderboard or a search list, in one sort. Cursors
  * are bound to `route`; pages are cached under `kind` and `sort`.
  */
 export type RankedList<Row, Sort extends string> = {
   route: string;
-  kind: "liquidity" | "search";
+  kind: "leaderboard" | "search";
   sort: Sort;
   read: (
     sql: Sql,
@@ -118,7 +117,7 @@ export const rankedListBody = async <Row, Sort extends string>(
   query: z.infer<typeof ListQuerySchema>,
   list: RankedList<Row, Sort>,
 ) => {
-  const paging = pagingOf({ cursorSecret: reads.cursorSecret, now: reads.clock.now() }, caller, query, {
+  const paging = listPaging(reads, caller, query, {
     route: list.route,
     scope: { period: query.period, date: query.date, console_id: query.console_id, sort: list.sort },
   });

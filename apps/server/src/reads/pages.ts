@@ -1,10 +1,10 @@
 import type { Links, Pagination, PaginationQuery } from "@gmi/contract";
-import type { Listed } from "../data/catalog.js";
 import type { CursorBinding, CursorPosition } from "../domain/pagination/cursor.js";
 import { decodeCursor, encodeCursor } from "../domain/pagination/cursor.js";
 import { buildLinks } from "../domain/pagination/links.js";
-import { buildPage, type PageRequest, resolvePageRequest } from "../domain/pagination/page.js";
+import { buildPage, type Listed, type PageRequest, resolvePageRequest } from "../domain/pagination/page.js";
 import type { Caller } from "./caller.js";
+import type { ReadDeps } from "./deps.js";
 
 /** What a list read needs to page: the cursor secret and the time cursors are stamped and checked at. */
 export type Paging = { cursorSecret: string; now: number };
@@ -38,3 +38,11 @@ export const pagingOf = (paging: Paging, caller: Caller, query: PaginationQuery,
   };
   return { request, page };
 };
+
+/** `pagingOf` at the read's time, with the app's cursor secret. */
+export const listPaging = (
+  reads: Pick<ReadDeps, "cursorSecret" | "clock">,
+  caller: Caller,
+  query: PaginationQuery,
+  binding: CursorBinding,
+) => pagingOf({ cursorSecret: reads.cursorSecret, now: reads.clock.now() }, caller, query, binding);

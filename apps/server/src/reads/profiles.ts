@@ -16,12 +16,11 @@ import {
 import type { SnapshotRef } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import { buildConditionRows, MARKET_WIDE } from "../domain/analytics/conditions.js";
-import { ALL_CONSOLES, priceAccessibility } from "../domain/analytics/liquidity.js";
+import { zeroDemandFields } from "../domain/analytics/liquidity.js";
 import {
   type ListingCondition,
   recommendListingCondition,
 } from "../domain/analytics/listing-recommendation.js";
-import { round4, roundScore } from "../domain/analytics/rounding.js";
 import {
   type StoredConditionRow,
   type StoredLiquidityRow,
@@ -40,32 +39,20 @@ type ProfileSource = { row: StoredLiquidityRow | null; game: GameInfo };
 
 /**
  * A game enabled after the snapshot was computed has no row in it: it resolves all the same, with
- * zero demand, scored against the current highest complete price (docs/decisions.md).
+ * zero demand, scored against the current highest complete price (docs/decisions.md), by the
+ * snapshot's own scoring (domain/analytics/liquidity.ts).
  */
 export const zeroDemandRow = (
   game: GameInfo,
   maxComplete: number,
   scoring: ScoringConfig,
-): StoredLiquidityRow => {
-  const complete = game.prices.complete === null ? null : Number(game.prices.complete);
-  const access = priceAccessibility(complete, maxComplete);
-  return {
-    scopeConsoleId: ALL_CONSOLES,
-    gameId: game.identity.id,
-    redirects: 0,
-    distinctUsers: 0,
-    watchCount: 0,
-    searchCount: 0,
-    demandIndex: 0,
-    momentumValue: null,
-    momentumLabel: "unknown",
-    priceAccessibility: round4(access),
-    liquidityScore: roundScore(100 * (1 - scoring.liquidityWeight) * access),
-    rankLiquidity: null,
-    rankDemand: null,
-    rankValue: null,
-  };
-};
+): StoredLiquidityRow =>
+  zeroDemandFields(
+    game.identity.id,
+    game.prices.complete === null ? null : Number(game.prices.complete),
+    maxComplete,
+    scoring,
+  );
 
 /** The all-consoles rows of many games at once; a missing key = unknown or disabled game. */
 export const loadProfiles = async (

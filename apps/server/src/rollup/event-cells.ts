@@ -27,6 +27,12 @@ import { type Family, logRebuild } from "./cell-versions.js";
 const gapOf = (partition: string) =>
   `COALESCE(LEAST(day - lag(day) OVER (PARTITION BY ${partition} ORDER BY day), ${NO_RECENT_GAP}), ${NO_RECENT_GAP})`;
 
+/**
+ * Text keys of a window's partition compared as bytes: the partition only needs equal keys side by
+ * side, and the database's collation (C.UTF-8) sorts through strcoll without abbreviated keys.
+ */
+const BYTES = 'COLLATE "C"';
+
 /** The events a rebuild of days $1..$2 reads: a gap looks LONGEST_WINDOW_DAYS back. */
 const EVENT_DAYS = `BETWEEN $1::date - ${LONGEST_WINDOW_DAYS} AND $2::date`;
 
@@ -34,70 +40,70 @@ const REDIRECT_SQL = `
 INSERT INTO redirect_day_cells (day, game_id, gap, users, redirects, loose, cib, sealed)
 SELECT day, game_id, gap, count(*), sum(n), sum(loose), sum(cib), sum(sealed)
 FROM (
-  SELECT day, game_id, n, loose, cib, sealed, ${gapOf("game_id, user_id")} AS gap
+  SELECT day, game_id, n, loose, cib, sealed, ${gapOf(`game_id, user_id ${BYTES}`)} AS gap
   FROM (
-    SELECT day, game_id, user_id, count(*) AS n,
-      count(*) FILTER (WHERE condition = 'loose') AS loose,
-      count(*) FILTER (WHERE condition = 'cib') AS cib,
-      count(*) FILTER (WHERE condition = 'new') AS sealed
+    SELECT day, game_id, user_id, count(*)::int AS n,
+      (count(*) FILTER (WHERE condition = 'loose'))::int AS loose,
+      (count(*) FILTER (WHERE condition = 'cib'))::int AS cib,
+      (count(*) FILTER (WHERE condition = 'new'))::int AS sealed
     FROM redirect_events WHERE day ${EVENT_DAYS}
     GROUP BY day, game_id, user_id
   ) pairs
 ) gapped
 WHERE day >= $1::date
-GROUP BY day, game_id, gap
-ORDER BY day, gap`;
+GROUP BY day, gap, game_id
+ORDER BY day, gap, game_id`;
 
 /**
  * A search counts in scope 0 and in its console scope (its console_id, else its game's console;
  * docs/scoring.md). One user searching a query in two console scopes on a day is one pair in scope 0.
+ * Both come from one pass over the events (GROUPING SETS, not a second aggregate of the first);
+ * counts are int, so their sums stay bigint instead of numeric. Cells are grouped in the order they
+ * are inserted, their key's.
  */
 const SEARCH_SQL = `
-WITH pairs AS (
-  SELECT s.day, s.query, s.user_id, COALESCE(s.console_id, g.console_id) AS scope, count(*) AS n,
-    count(*) FILTER (WHERE s.source = 'pricing') AS pricing,
-    count(*) FILTER (WHERE s.device = 'mobile') AS mobile,
-    sum(s.result_count) AS result_sum,
-    count(*) FILTER (WHERE s.result_count = 0) AS zero
-  FROM search_events s LEFT JOIN games g ON g.id = s.game_id
-  WHERE s.day ${EVENT_DAYS}
-  GROUP BY 1, 2, 3, 4
-), scoped AS (
-  SELECT day, query, user_id, 0 AS scope, sum(n) AS n, sum(pricing) AS pricing, sum(mobile) AS mobile,
-    sum(result_sum) AS result_sum, sum(zero) AS zero
-  FROM pairs GROUP BY day, query, user_id
-  UNION ALL
-  SELECT day, query, user_id, scope, n, pricing, mobile, result_sum, zero FROM pairs WHERE scope IS NOT NULL
+WITH scoped AS (
+  SELECT day, query, user_id, CASE WHEN grouping(scope) = 1 THEN 0 ELSE scope END AS scope,
+    count(*)::int AS n,
+    (count(*) FILTER (WHERE source = 'pricing'))::int AS pricing,
+    (count(*) FILTER (WHERE device = 'mobile'))::int AS mobile,
+    sum(result_count) AS result_sum,
+    (count(*) FILTER (WHERE result_count = 0))::int AS zero
+  FROM (
+    SELECT s.day, s.query, s.user_id, COALESCE(s.console_id, g.console_id) AS scope, s.source, s.device, s.result_count
+    FROM search_events s LEFT JOIN games g ON g.id = s.game_id
+    WHERE s.day ${EVENT_DAYS}
+  ) e
+  GROUP BY GROUPING SETS ((day, query, user_id, scope), (day, query, user_id))
+  HAVING grouping(scope) = 1 OR scope IS NOT NULL
 )
 INSERT INTO search_day_cells (day, scope_console_id, query, gap, users, searches, pricing, mobile, result_sum, zero_results)
 SELECT day, scope, query, gap, count(*), sum(n), sum(pricing), sum(mobile), sum(result_sum), sum(zero)
-FROM (SELECT *, ${gapOf("scope, query, user_id")} AS gap FROM scoped) gapped
+FROM (SELECT *, ${gapOf(`scope, query ${BYTES}, user_id ${BYTES}`)} AS gap FROM scoped) gapped
 WHERE day >= $1::date
-GROUP BY day, scope, query, gap
-ORDER BY day, gap`;
+GROUP BY day, gap, scope, query
+ORDER BY day, gap, scope, query`;
 
 /**
  * Condition rows: game 0 gets every search with a condition; a game gets its own, and its searches
  * without a condition under '' (its liquidity search_count counts them).
  */
 const SEARCH_CONDITION_SQL = `
-WITH pairs AS (
-  SELECT day, game_id, condition, user_id, count(*) AS n, count(*) FILTER (WHERE device = 'mobile') AS mobile
+WITH keyed AS (
+  SELECT day, CASE WHEN grouping(game_id) = 1 THEN 0 ELSE game_id END AS game_id,
+    COALESCE(condition, '') AS condition, user_id,
+    count(*)::int AS n, (count(*) FILTER (WHERE device = 'mobile'))::int AS mobile
   FROM search_events
   WHERE day ${EVENT_DAYS} AND (condition IS NOT NULL OR game_id IS NOT NULL)
-  GROUP BY 1, 2, 3, 4
-), keyed AS (
-  SELECT day, 0 AS game_id, condition, user_id, sum(n) AS n, sum(mobile) AS mobile
-  FROM pairs WHERE condition IS NOT NULL GROUP BY day, condition, user_id
-  UNION ALL
-  SELECT day, game_id, COALESCE(condition, ''), user_id, n, mobile FROM pairs WHERE game_id IS NOT NULL
+  GROUP BY GROUPING SETS ((day, condition, user_id), (day, game_id, condition, user_id))
+  HAVING (grouping(game_id) = 1 AND condition IS NOT NULL) OR game_id IS NOT NULL
 )
 INSERT INTO search_condition_day_cells (day, game_id, condition, gap, users, searches, mobile)
 SELECT day, game_id, condition, gap, count(*), sum(n), sum(mobile)
-FROM (SELECT *, ${gapOf("game_id, condition, user_id")} AS gap FROM keyed) gapped
+FROM (SELECT *, ${gapOf(`game_id, condition ${BYTES}, user_id ${BYTES}`)} AS gap FROM keyed) gapped
 WHERE day >= $1::date
-GROUP BY day, game_id, condition, gap
-ORDER BY day, gap`;
+GROUP BY day, gap, game_id, condition
+ORDER BY day, gap, game_id, condition`;
 
 const utcDay = (column: string) => `((${column}) AT TIME ZONE 'UTC')::date`;
 const utcStart = (day: string) => `((${day})::timestamp AT TIME ZONE 'UTC')`;
@@ -152,6 +158,8 @@ export const rebuildStaleCells = async (client: pg.PoolClient): Promise<void> =>
   if (rows.length === 0) return;
   // The window functions sort a whole range of events: in memory rather than in temporary files.
   await client.query("SELECT set_config('work_mem', '256MB', true)");
+  // Compiling these plans (JIT, for their cost estimate) takes longer than it saves on one run.
+  await client.query("SELECT set_config('jit', 'off', true)");
   for (const stale of rows) {
     const family = FAMILIES[stale.family];
     if (!family) continue;

@@ -1,6 +1,6 @@
 import { contract } from "@gmi/contract";
 import { initServer } from "@ts-rest/fastify";
-import { consolesReads as reads } from "../reads/catalog.js";
+import * as read from "../reads/consoles.js";
 import { answer } from "./answer.js";
 import type { RouteDeps } from "./context.js";
 
@@ -8,4 +8,4 @@ const s = initServer();
 const routes = contract.consoles;
 
 export const consolesRouter = (deps: RouteDeps) =>
-  s.router(routes, { list: answer(deps, routes.list, reads.list) });
+  s.router(routes, { list: answer(deps, routes.list, read.list) });

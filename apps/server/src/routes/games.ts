@@ -1,6 +1,6 @@
 import { contract } from "@gmi/contract";
 import { initServer } from "@ts-rest/fastify";
-import { gamesReads as reads } from "../reads/catalog.js";
+import * as read from "../reads/games.js";
 import { answer } from "./answer.js";
 import type { RouteDeps } from "./context.js";
 
@@ -9,10 +9,10 @@ const routes = contract.games;
 
 export const gamesRouter = (deps: RouteDeps) =>
   s.router(routes, {
-    titles: answer(deps, routes.titles, reads.titles),
-    slugs: answer(deps, routes.slugs, reads.slugs),
-    byId: answer(deps, routes.byId, reads.byId),
-    bySlug: answer(deps, routes.bySlug, reads.bySlug),
-    byTitle: answer(deps, routes.byTitle, reads.byTitle),
-    byConsole: answer(deps, routes.byConsole, reads.byConsole),
+    titles: answer(deps, routes.titles, read.titles),
+    slugs: answer(deps, routes.slugs, read.slugs),
+    byId: answer(deps, routes.byId, read.byId),
+    bySlug: answer(deps, routes.bySlug, read.bySlug),
+    byTitle: answer(deps, routes.byTitle, read.byTitle),
+    byConsole: answer(deps, routes.byConsole, read.byConsole),
   });

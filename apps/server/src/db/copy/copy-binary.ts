@@ -35,7 +35,14 @@ export class BinaryCopyEncoder implements FieldWriter {
   private view!: DataView;
   private offset = 0;
 
-  constructor(private readonly blockSize: number) {
+  /**
+   * `allocate` gives each block's buffer (of `blockSize` + 16 KiB bytes): a caller that writes many
+   * batches passes buffers it takes back once a batch is written (the importer, import-events.ts).
+   */
+  constructor(
+    private readonly blockSize: number,
+    private readonly allocate: (size: number) => Buffer = Buffer.allocUnsafe,
+  ) {
     this.fresh();
     SIGNATURE.copy(this.buffer, 0);
     this.offset = SIGNATURE.length;
@@ -146,7 +153,7 @@ export class BinaryCopyEncoder implements FieldWriter {
     // A block is handed out once it holds blockSize bytes: room for one more row of usual size,
     // not twice the block (a longer row grows the buffer). Blocks wait in memory until their
     // batch is written, so their slack is an import's memory.
-    this.buffer = Buffer.allocUnsafe(this.blockSize + 16 * 1024);
+    this.buffer = this.allocate(this.blockSize + 16 * 1024);
     this.view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.length);
     this.offset = 0;
   }

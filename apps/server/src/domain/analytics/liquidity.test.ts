@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { GameAggregate, LiquiditySnapshotFields } from "./liquidity.js";
 import {
+  ALL_CONSOLES,
   buildLiquidityRows,
   leaderboardOrder,
   priceAccessibility,
   scoreLiquidityScope,
+  zeroDemandFields,
 } from "./liquidity.js";
 import { DEFAULT_SCORING } from "./weights.js";
 
@@ -216,5 +218,18 @@ describe("empty periods and prices", () => {
       },
     );
     expect(rows[0]).toMatchObject({ demandIndex: 1, liquidityScore: 100 });
+  });
+});
+
+describe("zeroDemandFields", () => {
+  it("is the row the scope's scoring gives a game without activity, at the scope's highest price", () => {
+    const idle = game({ gameId: 9, consoleId: 1, priceComplete: 30 });
+    const scored = scoreLiquidityScope(ALL_CONSOLES, [A, B, C, idle], DEFAULT_SCORING).find(
+      (r) => r.gameId === 9,
+    );
+    expect(scored?.liquidityScore).toBeGreaterThan(0);
+    expect(zeroDemandFields(9, 30, 200, DEFAULT_SCORING)).toEqual(scored);
+    // Without a complete price: neither cheap nor dear.
+    expect(zeroDemandFields(9, null, 200, DEFAULT_SCORING).priceAccessibility).toBe(0.5);
   });
 });

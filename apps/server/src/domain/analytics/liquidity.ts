@@ -1,4 +1,4 @@
-import { demandIndex, demandMaxima } from "./demand-index.js";
+import { type DemandMaxima, demandIndex, demandMaxima } from "./demand-index.js";
 import type { MomentumLabel } from "./momentum.js";
 import { momentum } from "./momentum.js";
 import { asc, desc, nullsLast, rankBy } from "./ranking.js";
@@ -82,6 +82,69 @@ const byValue = (a: Scored, b: Scored) =>
   desc(a.row.demandIndex, b.row.demandIndex) ||
   asc(a.row.gameId, b.row.gameId);
 
+type ScopeScale = { maxima: DemandMaxima; maxComplete: number };
+
+/**
+ * One game's row against its scope's normalizers (the largest signals and complete price of the
+ * scope's population), unranked: the one place the liquidity score is computed.
+ */
+export const scoreGame = (
+  scopeConsoleId: number,
+  game: GameAggregate,
+  scale: ScopeScale,
+  config: Pick<ScoringConfig, "demandWeights" | "liquidityWeight">,
+): LiquiditySnapshotFields => {
+  const index = demandIndex(game, scale.maxima, config.demandWeights);
+  const access = priceAccessibility(game.priceComplete, scale.maxComplete);
+  const m = momentum({ recent7d: game.redirects7d, last30d: game.redirects30d });
+  const w = config.liquidityWeight;
+  return {
+    scopeConsoleId,
+    gameId: game.gameId,
+    redirects: game.redirects,
+    distinctUsers: game.distinctUsers,
+    watchCount: game.watchCount,
+    searchCount: game.searchCount,
+    demandIndex: round4(index),
+    momentumValue: m.value,
+    momentumLabel: m.label,
+    priceAccessibility: round4(access),
+    liquidityScore: roundScore(100 * (w * index + (1 - w) * access)),
+    rankLiquidity: null,
+    rankDemand: null,
+    rankValue: null,
+  };
+};
+
+/**
+ * The all-consoles row of an enabled game with no activity in the period (enabled after the
+ * snapshot was computed): zero demand, scored like any other game against the scope's highest
+ * complete price, not on the leaderboard.
+ */
+export const zeroDemandFields = (
+  gameId: number,
+  priceComplete: number | null,
+  maxComplete: number,
+  config: Pick<ScoringConfig, "demandWeights" | "liquidityWeight">,
+): LiquiditySnapshotFields =>
+  scoreGame(
+    ALL_CONSOLES,
+    {
+      gameId,
+      consoleId: ALL_CONSOLES,
+      redirects: 0,
+      distinctUsers: 0,
+      watchCount: 0,
+      searchCount: 0,
+      redirects7d: 0,
+      redirects30d: 0,
+      priceComplete,
+    },
+    // No signal of its own: its demand terms are 0 whatever the scope's maxima.
+    { maxima: { redirects: 0, distinctUsers: 0, watchCount: 0 }, maxComplete },
+    config,
+  );
+
 /**
  * Scores one scope: every game passed gets a row; the normalizers (max redirects, users, alerts and
  * complete price) are taken over all of them; only games with at least one redirect are ranked.
@@ -91,31 +154,14 @@ export const scoreLiquidityScope = (
   games: readonly GameAggregate[],
   config: Pick<ScoringConfig, "demandWeights" | "liquidityWeight">,
 ): LiquiditySnapshotFields[] => {
-  const maxima = demandMaxima(games);
-  const maxComplete = games.reduce((max, g) => Math.max(max, g.priceComplete ?? 0), 0);
-  const w = config.liquidityWeight;
-  const scored: Scored[] = games.map((game) => {
-    const index = demandIndex(game, maxima, config.demandWeights);
-    const access = priceAccessibility(game.priceComplete, maxComplete);
-    const m = momentum({ recent7d: game.redirects7d, last30d: game.redirects30d });
-    const row: LiquiditySnapshotFields = {
-      scopeConsoleId,
-      gameId: game.gameId,
-      redirects: game.redirects,
-      distinctUsers: game.distinctUsers,
-      watchCount: game.watchCount,
-      searchCount: game.searchCount,
-      demandIndex: round4(index),
-      momentumValue: m.value,
-      momentumLabel: m.label,
-      priceAccessibility: round4(access),
-      liquidityScore: roundScore(100 * (w * index + (1 - w) * access)),
-      rankLiquidity: null,
-      rankDemand: null,
-      rankValue: null,
-    };
-    return { game, row };
-  });
+  const scale = {
+    maxima: demandMaxima(games),
+    maxComplete: games.reduce((max, g) => Math.max(max, g.priceComplete ?? 0), 0),
+  };
+  const scored: Scored[] = games.map((game) => ({
+    game,
+    row: scoreGame(scopeConsoleId, game, scale, config),
+  }));
   const onBoard = (s: Scored) => s.row.redirects > 0;
   const liquidityRank = rankBy(scored, onBoard, byLiquidity);
   const demandRank = rankBy(scored, onBoard, byDemand);

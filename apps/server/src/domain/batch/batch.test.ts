@@ -2,7 +2,7 @@ import type { IntelligenceBatchElement } from "@gmi/contract";
 import { IntelligenceBatchElementSchema, SignalsBatchElementSchema } from "@gmi/contract";
 import { describe, expect, it } from "vitest";
 import type { ApiError } from "../../errors.js";
-import { buildItems, idsOf, summarize } from "./items.js";
+import { batchJson, buildItems, idsOf, summarize } from "./items.js";
 import { batchShape, parseElements } from "./requests.js";
 
 const refusal = (body: unknown, max: number): ApiError => {
@@ -116,5 +116,19 @@ describe("items and summary", () => {
     expect(summarize(ok)).toEqual({ status: 200, batch: { total: 2, succeeded: 2, failed: 0 } });
     const bad = buildItems(elements.slice(2, 3), () => null);
     expect(summarize(bad)).toEqual({ status: 207, batch: { total: 1, succeeded: 0, failed: 1 } });
+  });
+
+  it("batchJson is JSON.stringify of the answer byte for byte, each found item's JSON made by jsonOf", () => {
+    const found = { game_id: 1, found: true, pricing: { loose: "1.50", complete: null }, 'é"': [1, 2] };
+    const items = buildItems(elements, (id) => (id === 1 ? found : { game_id: id, found: false }));
+    const meta = { period: "7d", period_date: "2026-11-20", batch: summarize(items).batch };
+    const made: unknown[] = [];
+    const json = batchJson(items, meta, (data) => {
+      made.push(data);
+      return JSON.stringify(data);
+    });
+    expect(json).toBe(JSON.stringify({ data: items, meta }));
+    // Found and not-found data go through jsonOf; the invalid element's error does not.
+    expect(made).toHaveLength(3);
   });
 });

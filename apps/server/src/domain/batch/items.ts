@@ -29,3 +29,22 @@ export const summarize = (items: readonly BatchItem<unknown>[]): { status: 200 |
   const failed = items.length - succeeded;
   return { status: failed === 0 ? 200 : 207, batch: { total: items.length, succeeded, failed } };
 };
+
+/**
+ * The JSON of a batch answer, byte for byte `JSON.stringify({ data: items, meta })`, with each
+ * item's data serialized by `jsonOf`: a found game's JSON is made once and reused by every batch
+ * that asks for it (routes/batch.ts), so a 100-item answer is mostly joined, not serialized.
+ */
+export const batchJson = <Data>(
+  items: readonly BatchItem<Data>[],
+  meta: unknown,
+  jsonOf: (data: Data) => string,
+): string => {
+  let json = '{"data":[';
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as BatchItem<Data>;
+    if (i > 0) json += ",";
+    json += "data" in item ? `{"status":${item.status},"data":${jsonOf(item.data)}}` : JSON.stringify(item);
+  }
+  return `${json}],"meta":${JSON.stringify(meta)}}`;
+};

@@ -22,6 +22,9 @@ export const resolvePageRequest = (
   return { mode: "page", page: query.page, perPage, offset: (query.page - 1) * perPage };
 };
 
+/** What a list read returns: the rows fetched for one page (a look-ahead row included) and the list's total. */
+export type Listed<Row> = { rows: Row[]; total: number };
+
 /** How many rows to fetch: one extra in cursor mode tells whether a next page exists. */
 export const fetchSize = (request: PageRequest) =>
   request.mode === "cursor" ? request.perPage + 1 : request.perPage;
