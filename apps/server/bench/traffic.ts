@@ -437,7 +437,9 @@ const main = async () => {
         });
         return { result, cpuUs: ((processCpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.total) };
       };
-      // The server as it runs in steady state: JIT-compiled, its caches and quota leases warm.
+      const bare = await measure(twinUrl, twin.pid ?? 0);
+      // The server as it runs in steady state: JIT-compiled, its caches and quota leases warm. Right
+      // before its measurement: leases of organizations idle while the twin was measured are given back.
       if (warmup > 0)
         await runLoad(entry, {
           url: server.url,
@@ -446,7 +448,6 @@ const main = async () => {
           duration: warmup,
           ...(phase.rate ? { rate: phase.rate } : {}),
         });
-      const bare = await measure(twinUrl, twin.pid ?? 0);
       await settle();
       const xactBefore = await transactions();
       const app = await measure(server.url, server.child.pid ?? 0);

@@ -65,6 +65,26 @@ describe("GET /api/v1/intelligence", () => {
     expect(ranks).toEqual(byPage.slice(0, 40));
   });
 
+  it("shows a catalog edit (a renamed game) on a leaderboard page within seconds, without a rollup", async () => {
+    const top = (await ok("/api/v1/intelligence?limit=5")).data[0];
+    const renamed = `${top.game.name} (renamed)`;
+    await db().pool.query("UPDATE games SET display_game_name = $1 WHERE id = $2", [renamed, top.game.id]);
+    try {
+      // The response cache, the data fingerprint and the catalog cache each hold about a second.
+      await expect
+        .poll(async () => (await ok("/api/v1/intelligence?limit=5")).data[0].game.name, {
+          timeout: 10_000,
+          interval: 250,
+        })
+        .toBe(renamed);
+    } finally {
+      await db().pool.query("UPDATE games SET display_game_name = $1 WHERE id = $2", [
+        top.game.name,
+        top.game.id,
+      ]);
+    }
+  });
+
   it("scopes to one console, and an unknown console is an empty page", async () => {
     const snes = await ok("/api/v1/intelligence?console_id=2&limit=100");
     expect(snes.data.length).toBeGreaterThan(0);

@@ -1,6 +1,8 @@
 import type pg from "pg";
 import { bulkInsert, copyBinaryBlocks, type Row, type Table } from "../db/copy/bulk-insert.js";
 import { BinaryCopyEncoder } from "../db/copy/copy-binary.js";
+import { REDIRECT_EVENTS, SEARCH_EVENTS, WATCH_EVENTS } from "../db/tables/events.js";
+import { type ColumnType, type TableDeclaration, writtenColumns } from "../db/tables/table.js";
 import type { RedirectRecord, SearchRecord, WatchRecord } from "../domain/import/parse-line.js";
 
 export type EventRecord = RedirectRecord | WatchRecord | SearchRecord;
@@ -8,11 +10,12 @@ export type EventRecord = RedirectRecord | WatchRecord | SearchRecord;
 export type KeyedEvent<R extends EventRecord = EventRecord> = { key: string; record: R };
 export type WriteCounts = { inserted: number; updated: number };
 
-type EventColumnType = "uuid" | "int" | "text" | "timestamptz" | "date";
+type EventColumnType = Extract<ColumnType, "uuid" | "int4" | "text" | "timestamptz" | "date">;
 
 /**
- * An event table: its columns and an event's values in their order, which go into INSERTs on the
- * embedded database and, encoded by column type, into binary COPY rows (`writeRow`).
+ * An event table: its columns (its declaration's, db/tables/events.ts) and an event's values in
+ * their order, which go into INSERTs on the embedded database and, encoded by column type, into
+ * binary COPY rows (`writeRow`).
  */
 type EventTable<R extends EventRecord> = {
   name: string;
@@ -23,7 +26,7 @@ type EventTable<R extends EventRecord> = {
 type Encode = (out: BinaryCopyEncoder, column: string, value: never) => void;
 const ENCODE: Record<EventColumnType, Encode> = {
   uuid: (out, column, value: string | null) => out.uuid(column, value),
-  int: (out, column, value: number | null) => out.int(column, value),
+  int4: (out, column, value: number | null) => out.int(column, value),
   text: (out, column, value: string | null) => out.text(column, value),
   timestamptz: (out, column, value: string | null) => out.timestamptz(column, value),
   date: (out, column, value: string | null) => out.date(column, value),
@@ -36,49 +39,28 @@ const writeRow = (out: BinaryCopyEncoder, table: EventTable<EventRecord>, values
   }
 };
 
+/** The columns the importer writes (all but the generated id), as declared, in table order. */
+const eventColumns = (table: TableDeclaration) =>
+  writtenColumns(table).map((column) => {
+    if (!(column.type in ENCODE))
+      throw new Error(`${table.name}.${column.name}: no event encoding for ${column.type}`);
+    return column as { name: string; type: EventColumnType };
+  });
+
 const REDIRECTS: EventTable<RedirectRecord> = {
-  name: "redirect_events",
-  columns: [
-    { name: "event_key", type: "uuid" },
-    { name: "game_id", type: "int" },
-    { name: "user_id", type: "text" },
-    { name: "occurred_at", type: "timestamptz" },
-    { name: "day", type: "date" },
-    { name: "condition", type: "text" },
-    { name: "device", type: "text" },
-  ],
-  values: ({ key, record: r }) => [key, r.gameId, r.userId, r.occurredAt, r.day, r.condition, r.device],
+  name: REDIRECT_EVENTS.name,
+  columns: eventColumns(REDIRECT_EVENTS),
+  values: ({ key, record: r }) => [r.gameId, r.userId, r.occurredAt, r.day, r.condition, r.device, key],
 };
 const WATCHES: EventTable<WatchRecord> = {
-  name: "watch_events",
-  columns: [
-    { name: "event_key", type: "uuid" },
-    { name: "game_id", type: "int" },
-    { name: "user_id", type: "text" },
-    { name: "created_at", type: "timestamptz" },
-    { name: "removed_at", type: "timestamptz" },
-    { name: "condition", type: "text" },
-  ],
-  values: ({ key, record: w }) => [key, w.gameId, w.userId, w.createdAt, w.removedAt, w.condition],
+  name: WATCH_EVENTS.name,
+  columns: eventColumns(WATCH_EVENTS),
+  values: ({ key, record: w }) => [w.gameId, w.userId, w.createdAt, w.removedAt, w.condition, key],
 };
 const SEARCHES: EventTable<SearchRecord> = {
-  name: "search_events",
-  columns: [
-    { name: "event_key", type: "uuid" },
-    { name: "raw_query", type: "text" },
-    { name: "query", type: "text" },
-    { name: "user_id", type: "text" },
-    { name: "occurred_at", type: "timestamptz" },
-    { name: "day", type: "date" },
-    { name: "source", type: "text" },
-    { name: "device", type: "text" },
-    { name: "result_count", type: "int" },
-    { name: "condition", type: "text" },
-    { name: "game_id", type: "int" },
-    { name: "console_id", type: "int" },
-  ],
+  name: SEARCH_EVENTS.name,
+  columns: eventColumns(SEARCH_EVENTS),
   values: ({ key, record: s }) => [
-    key,
     s.rawQuery,
     s.query,
     s.userId,
@@ -90,6 +72,7 @@ const SEARCHES: EventTable<SearchRecord> = {
     s.condition,
     s.gameId,
     s.consoleId,
+    key,
   ],
 };
 

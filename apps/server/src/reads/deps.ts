@@ -27,8 +27,13 @@ export type ReadDeps = {
   catalog: CatalogReader;
   /** Which snapshot a period and date read: kept a second (reads/snapshot.ts). */
   snapshots: ReadCache;
-  /** Pages of a snapshot's ranked lists: a snapshot never changes, so kept until evicted. */
+  /**
+   * Pages of a snapshot's ranked lists. A snapshot never changes, but its rows are joined with the
+   * catalog (names, prices) when read: `pageKey` keys them by the data fingerprint too.
+   */
   pages: ReadCache;
+  /** What a kept page depends on besides the snapshot: the data fingerprint, or a second of time. */
+  pageKey(): Promise<{ key: string; ttlMs: number | null }>;
   /** Games' all-consoles profiles: kept while the data fingerprint holds, when there is one. */
   profiles: typeof loadProfiles;
 };
@@ -57,6 +62,10 @@ export const readDeps = (options: {
     catalog: catalogReader(sql, { ttlMs: config.catalogCacheTtlMs, clock }),
     snapshots: readCache(clock, 1_000),
     pages: readCache(clock, 10_000, PAGE_BYTES),
+    // Captured before the page is read: rows read after a catalog change never live under the old value.
+    pageKey: version
+      ? async () => ({ key: (await version.current()).value, ttlMs: null })
+      : async () => ({ key: "", ttlMs: 1_000 }),
     profiles: version ? profileMemo(version) : loadProfiles,
   };
 };

@@ -108,7 +108,7 @@ export type RankedList<Row, Sort extends string> = {
 /**
  * The answer of a ranked list endpoint (the leaderboard, the three search lists): the snapshot of
  * the period and date (a cursor keeps the date it started on), the page read through the page cache
- * (a snapshot never changes: its pages are kept until evicted), and
+ * (kept while the snapshot and the catalog it is joined with are unchanged), and
  * `{data, meta: {period, period_date, pagination, sort}, links}`.
  */
 export const rankedListBody = async <Row, Sort extends string>(
@@ -123,9 +123,10 @@ export const rankedListBody = async <Row, Sort extends string>(
   });
   const snapshot = await snapshotFor(reads, query.period, query.date ?? cursorDate(paging.request));
   const scope = scopeOf(query.console_id);
+  const held = await reads.pageKey();
   const listed = await reads.pages.get(
-    `${list.kind}|${snapshot.id}|${scope}|${list.sort}|${JSON.stringify(paging.request)}`,
-    null,
+    `${list.kind}|${snapshot.id}|${scope}|${list.sort}|${JSON.stringify(paging.request)}|${held.key}`,
+    held.ttlMs,
     () => list.read(reads.sql, snapshot, scope, paging.request),
   );
   const page = paging.page(
