@@ -12,13 +12,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { openSync } from "node:fs";
-import type { PlanSlug } from "@gmi/contract";
-import { SCOPES } from "@gmi/contract";
 import Fastify, { type FastifyInstance } from "fastify";
 import { buildApp, createLogger } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { createOrganization, ensurePlans } from "../src/data/accounts.js";
-import { issueApiKey } from "../src/data/keys.js";
+import { ensurePlans } from "../src/data/accounts.js";
 import { pgUsageStore } from "../src/data/usage.js";
 import { migrate } from "../src/db/migrate.js";
 import { openDatabase } from "../src/db/open.js";
@@ -27,6 +24,7 @@ import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { memoryLimiterStore } from "../src/domain/limits/store.js";
 import { batchedLineWriter } from "../src/logging/line-writer.js";
 import { adminUrl, createBenchDatabase } from "./admin.js";
+import { benchKey } from "./bench-key.js";
 
 const env = process.env;
 const perRound = Number(env.BENCH_REQUESTS ?? 400);
@@ -65,18 +63,7 @@ const main = async () => {
     await ensurePlans(db.pool);
     await seedDemo(db, DEFAULT_SCORING, { scale: "small", seed: 1, endDate: "2026-11-20", rollupDays: 1 });
     await db.pool.query("ANALYZE");
-    await db.pool.query(
-      `INSERT INTO plans (slug, name, rate_limit_per_minute, rate_limit_per_day, monthly_quota, max_batch_size,
-         max_page_size, overage) VALUES ('bench', 'Bench', 1000000000, 1000000000, 1000000000, 250, 200, false)`,
-    );
-    const org = await createOrganization(db.pool, { name: "bench", plan: "bench" as PlanSlug });
-    const { key } = await issueApiKey(db.pool, {
-      organizationId: org.id,
-      clientId: null,
-      name: "bench",
-      scopes: [...SCOPES],
-      expiresAt: null,
-    });
+    const key = await benchKey(db.pool, 1_000_000_000);
     const config = loadConfig({
       NODE_ENV: "production",
       CURSOR_SECRET: randomBytes(32).toString("hex"),

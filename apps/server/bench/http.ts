@@ -16,15 +16,12 @@ import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { openSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { PlanSlug } from "@gmi/contract";
-import { SCOPES } from "@gmi/contract";
 import autocannon from "autocannon";
 import Fastify from "fastify";
 import { Redis } from "ioredis";
 import { buildApp, createLogger } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { createOrganization, ensurePlans } from "../src/data/accounts.js";
-import { issueApiKey } from "../src/data/keys.js";
+import { ensurePlans } from "../src/data/accounts.js";
 import { redisLimiterStore } from "../src/data/redis-limiter.js";
 import { pgUsageStore } from "../src/data/usage.js";
 import { migrate } from "../src/db/migrate.js";
@@ -34,6 +31,7 @@ import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { memoryLimiterStore } from "../src/domain/limits/store.js";
 import { batchedLineWriter } from "../src/logging/line-writer.js";
 import { adminUrl, createBenchDatabase } from "./admin.js";
+import { benchKey } from "./bench-key.js";
 
 /**
  * `server`: which app answers: as in production, without its response cache (every answer built
@@ -134,20 +132,7 @@ const main = async () => {
     // Statistics as autovacuum leaves them in a running service: straight after the bulk load the
     // planner believes the snapshot tables are empty (the 100-id profile read took 14 ms, not 1 ms).
     await db.pool.query("ANALYZE");
-    // Enterprise's 3,000/min would be spent in the first second: a plan of the bench's own, unmetered
-    // like Enterprise but with windows too large to reach, so every request is checked, none refused.
-    await db.pool.query(
-      `INSERT INTO plans (slug, name, rate_limit_per_minute, rate_limit_per_day, monthly_quota, max_batch_size,
-         max_page_size, overage) VALUES ('bench', 'Bench', 1000000000, 1000000000, NULL, 250, 200, false)`,
-    );
-    const org = await createOrganization(db.pool, { name: "bench", plan: "bench" as PlanSlug });
-    const { key } = await issueApiKey(db.pool, {
-      organizationId: org.id,
-      clientId: null,
-      name: "bench",
-      scopes: [...SCOPES],
-      expiresAt: null,
-    });
+    const key = await benchKey(db.pool, null);
 
     // The app as in production: info-level log line per request, written as to standard output
     // (into /dev/null here).

@@ -1,5 +1,5 @@
 import type { contract } from "@gmi/contract";
-import { rankedListBody, readSearchList } from "./lists.js";
+import { rankedListBody, searchList } from "./lists.js";
 import { gameConditionsMeta, snapshotMeta } from "./meta.js";
 import * as profiles from "./profiles.js";
 import type { Read } from "./read.js";
@@ -9,30 +9,15 @@ type Routes = typeof contract.demandIntent;
 
 /** `GET /demand-intent/searches`: the search list in the asked sort. */
 export const searches: Read<Routes["searches"]> = (reads, { query }, caller) =>
-  rankedListBody(reads, caller, query, {
-    route: "demandIntent.searches",
-    kind: "search",
-    sort: query.sort,
-    read: (sql, snapshot, scope, request) => readSearchList(sql, snapshot, scope, query.sort, request),
-  });
+  rankedListBody(reads, caller, query, searchList("demandIntent.searches", query.sort));
 
 /** `GET /demand-intent/searches/trending`: the search list by momentum. */
 export const trending: Read<Routes["trending"]> = (reads, { query }, caller) =>
-  rankedListBody(reads, caller, query, {
-    route: "demandIntent.trending",
-    kind: "search",
-    sort: "momentum" as const,
-    read: (sql, snapshot, scope, request) => readSearchList(sql, snapshot, scope, "momentum", request),
-  });
+  rankedListBody(reads, caller, query, searchList("demandIntent.trending", "momentum"));
 
 /** `GET /demand-intent/searches/unmet`: the search list by unmet demand. */
 export const unmet: Read<Routes["unmet"]> = (reads, { query }, caller) =>
-  rankedListBody(reads, caller, query, {
-    route: "demandIntent.unmet",
-    kind: "search",
-    sort: "unmet" as const,
-    read: (sql, snapshot, scope, request) => readSearchList(sql, snapshot, scope, "unmet", request),
-  });
+  rankedListBody(reads, caller, query, searchList("demandIntent.unmet", "unmet"));
 
 /** `GET /demand-intent/searches/conditions`: market-wide demand by condition. */
 export const conditions: Read<Routes["conditions"]> = async (reads, { query }) => {

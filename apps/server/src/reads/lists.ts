@@ -105,6 +105,17 @@ export type RankedList<Row, Sort extends string> = {
   ) => Promise<Listed<Placed<Row>>>;
 };
 
+/** A search list in one sort: the three search routes differ only in it (and in their route name). */
+export const searchList = <Sort extends SearchSort>(
+  route: string,
+  sort: Sort,
+): RankedList<SearchRow, Sort> => ({
+  route,
+  kind: "search",
+  sort,
+  read: (sql, snapshot, scope, request) => readSearchList(sql, snapshot, scope, sort, request),
+});
+
 /**
  * The answer of a ranked list endpoint (the leaderboard, the three search lists): the snapshot of
  * the period and date (a cursor keeps the date it started on), the page read through the page cache
