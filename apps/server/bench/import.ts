@@ -28,6 +28,7 @@
  * databases), BENCH_KEEP=1 to keep them.
  */
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createReadStream, createWriteStream, existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -82,9 +83,15 @@ const median = (xs: number[]) => {
 };
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
+const COLUMNS = Object.fromEntries(
+  Object.values(EVENT_TABLES).map((t) => [t.name, t.columns.map((c) => `"${c.name}"`).join(", ")]),
+);
+
 /** The NDJSON file, and the same events as one COPY text file per table (written once, cached). */
 const prepareFiles = async () => {
-  const base = path.join(tmpdir(), `gmi-bench-import-${events}`);
+  // Named by the tables' column lists too: files cached before a column moved would not load.
+  const layout = createHash("sha256").update(JSON.stringify(COLUMNS)).digest("hex").slice(0, 8);
+  const base = path.join(tmpdir(), `gmi-bench-import-${events}-${layout}`);
   const ndjson = `${base}.ndjson`;
   const copies = Object.fromEntries(EVENT_TABLE_NAMES.map((t) => [t, `${base}.${t}.tsv`]));
   const catalog = `${base}.catalog.ndjson`;
@@ -160,10 +167,6 @@ const reset = (url: string) =>
     await c.query(`TRUNCATE ${[...EVENT_TABLE_NAMES, ...CELL_TABLES].join(", ")} RESTART IDENTITY`);
     await c.query("VACUUM ANALYZE");
   });
-
-const COLUMNS = Object.fromEntries(
-  Object.values(EVENT_TABLES).map((t) => [t.name, t.columns.map((c) => `"${c.name}"`).join(", ")]),
-);
 
 /** `\copy` of the three files, one after the other: its time and the server's CPU. */
 const rawCopy = (url: string, copies: Record<string, string>) =>
