@@ -93,7 +93,7 @@ UPDATE idempotency_records SET
 WHERE organization_id = $1 AND key = $2 AND xmin::text = $3`;
 
 /**
- * Claims \`key\` for a request with \`fingerprint\`, or says why not (409, replay, 422 reuse). One round
+ * Claims `key` for a request with `fingerprint`, or says why not (409, replay, 422 reuse). One round
  * trip for a new key; a key whose record is there is judged by domain/idempotency/decide.ts and,
  * when claimable, taken over with a compare-and-set. Times come from the injected clock, so every
  * server must keep its clock in sync (NTP): the lease and the 24 hours dwarf any skew.
