@@ -85,4 +85,19 @@ describe("responseCache with revalidation", () => {
     expect(await t.early()).toBeNull();
     expect(t.counts().builds).toBe(2);
   });
+
+  it("gives an early answer without a promise unless the data version is due to be read", async () => {
+    const t = setup();
+    await t.ask();
+    t.clock.advance(1_500);
+    await t.ask(); // settled: kept while the version holds
+    const json = JSON.stringify({ build: 2 });
+    expect(t.early()).toBe(json); // within its TTL
+    t.clock.advance(1_500);
+    const afterTtl = t.early(); // past its TTL, and the version was read over a second ago
+    expect(afterTtl).toBeInstanceOf(Promise);
+    expect(await afterTtl).toBe(json);
+    expect(t.early()).toBe(json); // the version just read
+    expect(t.counts().versionReads).toBe(3);
+  });
 });

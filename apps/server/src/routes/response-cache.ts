@@ -19,9 +19,11 @@ export type ResponseCache = {
    * The kept serialization of this request's answer when a fresh one is kept, else null (nothing
    * is built): lets a hook answer before validation and the handler (plugins/early-answers.ts).
    * An answer is kept only after its URL passed validation and was served as a 200, and the URL is
-   * in its key, so the same request would validate and be answered the same way.
+   * in its key, so the same request would validate and be answered the same way. Given at once
+   * unless the data version must be read to tell (once a second at most): the hook then costs no
+   * promise.
    */
-  early(request: FastifyRequest): Promise<string | null>;
+  early(request: FastifyRequest): string | null | Promise<string | null>;
 };
 
 /**
@@ -89,15 +91,18 @@ export const responseCache = (
     return entry.body as Body;
   };
 
-  const early = async (request: FastifyRequest): Promise<string | null> => {
+  const early = (request: FastifyRequest): string | null | Promise<string | null> => {
     if (ttlMs <= 0 || entries.size === 0) return null;
     const entry = entries.get(keyOf(request));
     if (!entry) return null;
     const now = clock.now();
-    // Within its TTL no version read is needed (the common case of a hot answer).
     if (entry.until > now) return entry.json;
-    const version = revalidation ? await revalidation.version.current() : null;
-    return isFresh(entry, now, version) ? entry.json : null;
+    if (!revalidation) return null;
+    const recent = revalidation.version.recent();
+    if (recent) return isFresh(entry, now, recent) ? entry.json : null;
+    return revalidation.version
+      .current()
+      .then((version) => (isFresh(entry, now, version) ? entry.json : null));
   };
 
   return Object.assign(answer, { early });
