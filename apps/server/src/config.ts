@@ -118,7 +118,10 @@ const EnvSchema = z.object({
   CATALOG_CACHE_TTL_MS: int(0, 60_000).default(1_000),
   /** How long whole answers to identical reads are kept (routes/response-cache.ts); 0: off. */
   RESPONSE_CACHE_TTL_MS: int(0, 60_000).default(1_000),
-  /** How often buffered usage of unmetered/overage plans is written to PostgreSQL. */
+  /**
+   * The lease interval: how often buffered usage of unmetered/overage plans is written to PostgreSQL,
+   * and how often quota and rate-window leases are sized and idle ones given back (domain/limits/lease.ts).
+   */
   USAGE_FLUSH_MS: int(50, 60_000).default(1_000),
   DEMAND_INDEX_WEIGHTS: weights.default(
     [DEFAULT_DEMAND_WEIGHTS.intent, DEFAULT_DEMAND_WEIGHTS.reach, DEFAULT_DEMAND_WEIGHTS.watch].join(","),

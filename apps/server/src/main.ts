@@ -15,6 +15,7 @@ import { EmbeddedDatabaseBusy, openDatabase } from "./db/open.js";
 import { seedDemo } from "./demo/seed.js";
 import { addDays, dayOf } from "./domain/analytics/windows.js";
 import { memoryLimiterStore } from "./domain/limits/store.js";
+import { leasedLimiterStore } from "./domain/limits/window-leases.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { createMetrics, databaseMetricsSources } from "./plugins/metrics.js";
 import { scoringOf } from "./reads/scoring.js";
@@ -110,8 +111,14 @@ const main = async () => {
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true })
     : null;
-  // Redis down: fail open to this replica's windows (docs/decisions.md, "Redis down").
-  const limiter = redis ? redisBackedLimiter(redis, logger, config.redisKeyPrefix) : memoryLimiterStore();
+  // Redis down: fail open to this replica's windows (docs/decisions.md, "Redis down"). Busy
+  // organizations are charged from leases of window units, not a Redis call per request.
+  const limiter = redis
+    ? leasedLimiterStore(redisBackedLimiter(redis, logger, config.redisKeyPrefix), {
+        flushMs: config.usageFlushMs,
+        onError: (error) => logger.warn({ err: error }, "rate-window lease give-back failed"),
+      })
+    : memoryLimiterStore();
   const usage = pgUsageStore(db.pool, {
     flushMs: config.usageFlushMs,
     onError: (error) => logger.error({ err: error }, "usage flush failed; retrying at the next flush"),

@@ -4,6 +4,8 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
 import { redisLimiterStore } from "../src/data/redis-limiter.js";
+import { extraWithin } from "../src/domain/limits/lease.js";
+import { leasedLimiterStore } from "../src/domain/limits/window-leases.js";
 import { billingMonth } from "../src/domain/limits/windows.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
@@ -245,6 +247,81 @@ describe.skipIf(!testRedisUrl())("shared Redis limiter", () => {
       if (keys.length) await redisA.del(...keys);
       redisA.disconnect();
       redisB.disconnect();
+    }
+  });
+
+  it("the reservation grants ahead by the lease rule, on the tightest window, in the same atomic step", async () => {
+    const prefix = `gmi:test:${randomUUID()}:`;
+    const redis = new Redis(testRedisUrl() ?? "");
+    const store = redisLimiterStore(redis, prefix);
+    const now = Date.now();
+    const windows = [
+      { key: "m", limit: 3_200, resetsAt: now + 60_000 },
+      { key: "d", limit: 640, resetsAt: now + 60_000 },
+    ];
+    try {
+      expect(await store.consume(windows, 1, now, 1_000)).toEqual({
+        admitted: true,
+        counts: [20, 20],
+        granted: extraWithin(1_000, 640, 0, 1),
+      });
+      expect(await store.consume(windows, 1, now, 5)).toEqual({
+        admitted: true,
+        counts: [26, 26],
+        granted: 5,
+      });
+      expect(await store.consume(windows, 1, now)).toEqual({ admitted: true, counts: [27, 27], granted: 0 });
+      expect(await store.consume(windows, 614, now, 1_000)).toEqual({
+        admitted: false,
+        counts: [27, 27],
+        blocked: 1,
+      });
+    } finally {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    }
+  });
+
+  it("two app instances charging from leases: never past the limit, and all of it once both are refused", async () => {
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+    const prefix = `gmi:test:${randomUUID()}:`;
+    const redis = new Redis(testRedisUrl() ?? "", { enableAutoPipelining: true });
+    const limiters = [0, 1].map(() =>
+      leasedLimiterStore(redisLimiterStore(redis, prefix), { flushMs: 3_600_000 }),
+    );
+    const apps = await Promise.all(limiters.map((limiter) => startTestApp(db().pool, { limiter })));
+    try {
+      const plan = await createTestPlan(db().pool, { perMinute: 1_000, perDay: 100_000, quota: null });
+      const { key } = await createTenant(db().pool, { plan });
+      const ask = (n: number) =>
+        apps[n % 2]?.app.inject({ url: "/api/v1/games/titles?limit=1", headers: bearer(key) }) ??
+        Promise.reject(new Error("no app"));
+      const served = async (count: number) =>
+        (await Promise.all(Array.from({ length: count }, (_, n) => ask(n)))).filter(
+          (r) => r.statusCode === 200,
+        ).length;
+      // A busy interval on both, so that the next requests are charged from leases.
+      let admitted = await served(100);
+      await Promise.all(limiters.map((limiter) => limiter.flush()));
+      const [minuteKey] = await redis.keys(`${prefix}*:m:*`);
+      for (let wave = 0; wave < 12; wave++) {
+        admitted += await served(100);
+        expect(Number(await redis.get(minuteKey ?? ""))).toBeLessThanOrEqual(1_000);
+      }
+      expect(admitted).toBeLessThanOrEqual(1_000);
+      // Each instance refuses only once its own lease is spent: then every unit was served.
+      for (const n of [0, 1]) {
+        while ((await ask(n)).statusCode === 200) admitted += 1;
+      }
+      expect(admitted).toBe(1_000);
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+      await Promise.all(limiters.map((limiter) => limiter.close()));
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
     }
   });
 });

@@ -71,17 +71,17 @@ export const failoverLimiterStore = (
 
   return {
     healthy: () => downSince === null,
-    async consume(windows, cost, at) {
+    async consume(windows, cost, at, extraUpTo) {
       if (useShared()) {
         try {
-          const result = await withTimeout(shared.consume(windows, cost, at), timeoutMs);
+          const result = await withTimeout(shared.consume(windows, cost, at, extraUpTo), timeoutMs);
           succeeded();
           return result;
         } catch (error) {
           failed(error);
         }
       }
-      return fallback.consume(windows, cost, at);
+      return fallback.consume(windows, cost, at, extraUpTo);
     },
     async peek(windows, at) {
       if (useShared()) {

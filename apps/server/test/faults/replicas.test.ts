@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingMonth } from "../../src/domain/limits/windows.js";
 import { bearer } from "../helpers/app.js";
@@ -97,6 +98,42 @@ describe.skipIf(!canRunRedis || !testDatabaseUrl())("two replicas on one Postgre
       JSON.stringify(statuses),
     ).toHaveLength(25);
     expect(statuses.filter((s) => s === 429)).toHaveLength(55);
+  });
+
+  it("charged from leases (a busy organization): never past the limit, and all of it once both refuse", async () => {
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+    const plan = await createTestPlan(db().pool, { perMinute: 600, perDay: 100_000, quota: null });
+    const tenant = await createTenant(db().pool, { plan });
+    const ask = (n: number) =>
+      fetch(`${replica(n).url}/api/v1/games/titles?limit=1`, { headers: bearer(tenant.key) }).then(
+        (r) => r.status,
+      );
+    const served = async (count: number) =>
+      (await Promise.all(Array.from({ length: count }, (_, n) => ask(n)))).filter((s) => s === 200).length;
+    const redis = new Redis(redisServer.url);
+    try {
+      const minuteCount = async () => {
+        const [key] = await redis.keys(`gmi:rl:${tenant.organizationId}:m:*`);
+        return Number((key && (await redis.get(key))) ?? 0);
+      };
+      // A busy interval on both replicas (USAGE_FLUSH_MS, 1 s), so the next requests lease units.
+      let admitted = await served(60);
+      await new Promise((r) => setTimeout(r, 1_500));
+      admitted += await served(60);
+      // Reserved ahead: the shared count is above what was served.
+      expect(await minuteCount()).toBeGreaterThan(admitted);
+      for (let wave = 0; wave < 10; wave++) {
+        admitted += await served(60);
+        expect(await minuteCount()).toBeLessThanOrEqual(600);
+      }
+      expect(admitted).toBeLessThanOrEqual(600);
+      // A replica refuses only once its own lease is spent: then every unit was served.
+      for (const n of [0, 1]) while ((await ask(n)) === 200) admitted += 1;
+      expect(admitted).toBe(600);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it("a keyed batch sent to both at once is processed once", async () => {

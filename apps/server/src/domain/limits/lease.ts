@@ -1,9 +1,10 @@
 /**
- * Quota leases: how a server charges hard-capped plans without a database write per request. A
- * server reserves units of an organization's monthly quota in PostgreSQL (the reservation counts
- * as used at once, so no server can ever admit past the cap), spends them from memory, and gives
- * back what is left once the organization has been idle for IDLE_FLUSHES flush intervals. This module
- * decides how many units to reserve; the store (data/usage.ts) does the reserving.
+ * Leases: how a server charges a shared limit without a round trip per request. A server reserves
+ * units of an organization's limit in the shared store (the reservation counts as used at once, so
+ * no server can ever admit past the limit), spends them from memory, and gives back what is left
+ * once the organization has been idle for IDLE_FLUSHES flush intervals. Two limits are leased this
+ * way: the monthly quota of hard-capped plans in PostgreSQL (data/usage.ts) and the rate windows in
+ * Redis (window-leases.ts). This module decides how many units to reserve; the stores reserve them.
  */
 
 /** At most this share of what is left of a quota is ever reserved at once (1/32). */
@@ -36,7 +37,15 @@ export const leaseTarget = (recentSpend: number): number =>
  * the row it locks (data/usage.ts); this is the rule itself, for tests and readers.
  */
 export const leaseExtra = (recentSpend: number, quota: number, usedBefore: number, need: number): number =>
-  Math.max(0, Math.min(leaseTarget(recentSpend), Math.floor((quota - usedBefore - need) / LEASE_DIVISOR)));
+  extraWithin(leaseTarget(recentSpend), quota, usedBefore, need);
+
+/**
+ * Units to reserve beyond `need` under one limit: at most `upTo`, never more than 1/32 of what is
+ * left after the need (so none with less than 32 left). The Lua of the window reservation applies
+ * the same rule to every window it checks (data/redis-limiter.ts).
+ */
+export const extraWithin = (upTo: number, limit: number, usedBefore: number, need: number): number =>
+  Math.max(0, Math.min(upTo, Math.floor((limit - usedBefore - need) / LEASE_DIVISOR)));
 
 /** One organization-month's lease on this server. */
 export type Lease = {

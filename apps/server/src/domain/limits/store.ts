@@ -1,12 +1,15 @@
+import { extraWithin } from "./lease.js";
+
 /** One counter to check: admitted only if `count + cost <= limit`. */
 export type WindowCheck = { key: string; limit: number; resetsAt: number };
 
 /**
  * `counts`: each window's count after the increment when admitted, its current count when not.
+ * `granted`: units reserved beyond `cost` (a lease: see `consume`'s `extraUpTo`).
  * `blocked`: index of the first window that had fewer than `cost` units left.
  */
 export type ConsumeResult =
-  | { admitted: true; counts: number[] }
+  | { admitted: true; counts: number[]; granted: number }
   | { admitted: false; counts: number[]; blocked: number };
 
 /**
@@ -14,7 +17,12 @@ export type ConsumeResult =
  * admitted only if every window has N left, and a rejected request increments nothing.
  */
 export interface LimiterStore {
-  consume(windows: WindowCheck[], cost: number, now: number): Promise<ConsumeResult>;
+  /**
+   * `extraUpTo` (default 0): when admitted, also reserve up to that many units more on every window,
+   * never more than 1/32 of what any window has left (`extraWithin`, lease.ts); `granted` says how
+   * many. A lease for window-leases.ts, decided in the same atomic step as the request.
+   */
+  consume(windows: WindowCheck[], cost: number, now: number, extraUpTo?: number): Promise<ConsumeResult>;
   /** Each window's current count, charging nothing (the headers of a free or refused request). */
   peek(windows: WindowCheck[], now: number): Promise<number[]>;
   /** Gives back units of an admitted request that a later check (the monthly quota) refused. */
@@ -30,7 +38,7 @@ export const memoryLimiterStore = (): LimiterStore => {
     for (const [key, entry] of counters) if (entry.resetsAt <= now) counters.delete(key);
   };
   return {
-    async consume(windows, cost, now) {
+    async consume(windows, cost, now, extraUpTo = 0) {
       if (++calls % 1_000 === 0) sweep(now);
       const counts = windows.map((w) => {
         const entry = counters.get(w.key);
@@ -38,12 +46,15 @@ export const memoryLimiterStore = (): LimiterStore => {
       });
       const blocked = windows.findIndex((w, i) => (counts[i] ?? 0) + cost > w.limit);
       if (blocked !== -1) return { admitted: false, counts, blocked };
+      const granted = Math.min(
+        ...windows.map((w, i) => extraWithin(extraUpTo, w.limit, counts[i] ?? 0, cost)),
+      );
       windows.forEach((w, i) => {
-        const count = (counts[i] ?? 0) + cost;
+        const count = (counts[i] ?? 0) + cost + granted;
         counters.set(w.key, { count, resetsAt: w.resetsAt });
         counts[i] = count;
       });
-      return { admitted: true, counts };
+      return { admitted: true, counts, granted };
     },
     async peek(windows, now) {
       return windows.map((w) => {

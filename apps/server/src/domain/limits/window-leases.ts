@@ -1,0 +1,175 @@
+import { IDLE_FLUSHES, leaseTarget } from "./lease.js";
+import type { ConsumeResult, LimiterStore, WindowCheck } from "./store.js";
+
+/** One organization's lease on one pair of windows (a minute and its day) on this server. */
+type WindowLease = {
+  windows: WindowCheck[];
+  /** Reserved in the shared store, not spent yet (on every window alike). */
+  left: number;
+  /** Each window's count in the shared store after the last reservation, this server's `left` included. */
+  counts: number[];
+  /** Spent since the last flush. */
+  spent: number;
+  /** Spent in the last flush interval with requests: sizes the next reservation. */
+  recent: number;
+  /** Flush intervals in a row without a request: the lease is given back at IDLE_FLUSHES. */
+  idle: number;
+  /**
+   * False once a reservation granted nothing ahead (near a limit, or refused): from then on, the
+   * requests of these windows go to the shared store each on its own, concurrently, rather than
+   * one reservation after another.
+   */
+  granting: boolean;
+  /** The reservation in flight and the units it asks for: requests that find the lease short wait on it. */
+  pending: { need: number; answer: Promise<ConsumeResult> } | null;
+};
+
+export type LeasedLimiter = LimiterStore & {
+  /** Ends the interval: sizes leases on its spend, gives back idle and ended ones (run by a timer). */
+  flush(): Promise<void>;
+};
+
+/**
+ * Rate windows charged from leases (lease.ts): instead of one shared-store call per request, a
+ * server reserves a few units ahead for an organization that was busy in the last flush interval,
+ * in the same atomic call that admits a request, and spends them from memory. A reservation counts
+ * in the shared store at once, so no server, and no number of servers together, admits past a
+ * window; near a limit (under 32 units left on a window) nothing is reserved ahead and every
+ * request is decided by the shared store, so one server refuses exactly at the limit. Unspent units
+ * go back after IDLE_FLUSHES idle intervals, or, for the day window, when the minute ends.
+ *
+ * Organizations without requests in the last interval are counted one call per request, as
+ * without leases, so a quiet organization never holds units. The counts reported (the X-RateLimit
+ * headers) are the shared counts minus this server's unspent units: exact on one server; with
+ * several, another server's unspent units show as used until spent or given back.
+ */
+export const leasedLimiterStore = (
+  shared: LimiterStore,
+  {
+    flushMs,
+    now = Date.now,
+    onError,
+  }: { flushMs: number; now?: () => number; onError?: (error: unknown) => void },
+): LeasedLimiter => {
+  const leases = new Map<string, WindowLease>();
+  const keyOf = (windows: WindowCheck[]) => windows.map((w) => w.key).join(" ");
+
+  /** The shared counts as this server sees them: its own unspent units are not used. */
+  const seen = (counts: number[], left: number) => counts.map((count) => count - left);
+
+  /** Reserves what `cost` lacks plus the lease's next share; one reservation per lease at a time. */
+  const reserve = (lease: WindowLease, cost: number, at: number): Promise<ConsumeResult> => {
+    const need = cost - lease.left;
+    const answer = shared.consume(lease.windows, need, at, leaseTarget(lease.recent)).then(
+      (result) => {
+        lease.pending = null;
+        lease.granting = result.admitted && result.granted > 0;
+        if (result.admitted) {
+          lease.left += need + result.granted;
+          lease.counts = result.counts;
+        }
+        return result;
+      },
+      (error: unknown) => {
+        lease.pending = null;
+        throw error;
+      },
+    );
+    lease.pending = { need, answer };
+    return answer;
+  };
+
+  const consume = async (windows: WindowCheck[], cost: number, at: number): Promise<ConsumeResult> => {
+    const key = keyOf(windows);
+    let lease = leases.get(key);
+    if (!lease) {
+      lease = { windows, left: 0, counts: [], spent: 0, recent: 0, idle: 0, granting: true, pending: null };
+      leases.set(key, lease);
+    }
+    for (;;) {
+      if (lease.left >= cost) {
+        lease.left -= cost;
+        lease.spent += cost;
+        return { admitted: true, counts: seen(lease.counts, lease.left), granted: 0 };
+      }
+      if (lease.pending) {
+        const { need, answer } = lease.pending;
+        const answered = await answer;
+        // Asked while a reservation of as much was refused: refused with it (the two were
+        // concurrent), rather than one more call that the shared store would refuse too.
+        if (!answered.admitted && lease.left < cost && cost - lease.left >= need) {
+          return { ...answered, counts: seen(answered.counts, lease.left) };
+        }
+        continue;
+      }
+      if (lease.left === 0 && (!lease.granting || leaseTarget(lease.recent) === 0)) {
+        // Not busy in the last interval, or near a limit: decided by the shared store alone.
+        const result = await shared.consume(windows, cost, at);
+        if (result.admitted) {
+          lease.spent += cost;
+          lease.counts = result.counts;
+        }
+        return result;
+      }
+      const answered = await reserve(lease, cost, at);
+      if (!answered.admitted) return { ...answered, counts: seen(answered.counts, lease.left) };
+    }
+  };
+
+  /** Gives `units` back on the windows that have not ended (an ended window's count no longer matters). */
+  const giveBack = async (windows: WindowCheck[], units: number, at: number) => {
+    const open = windows.filter((w) => w.resetsAt > at);
+    if (units > 0 && open.length > 0) await shared.refund(open, units);
+  };
+
+  const flush = async () => {
+    const at = now();
+    const returns: Array<Promise<void>> = [];
+    for (const [key, lease] of leases) {
+      if (lease.pending) continue;
+      const ended = lease.windows.some((w) => w.resetsAt <= at);
+      lease.idle = lease.spent === 0 ? lease.idle + 1 : 0;
+      if (ended || lease.idle >= IDLE_FLUSHES) {
+        leases.delete(key);
+        returns.push(giveBack(lease.windows, lease.left, at));
+        continue;
+      }
+      if (lease.spent > 0) lease.recent = lease.spent;
+      lease.spent = 0;
+    }
+    const failed = (await Promise.allSettled(returns)).find((r) => r.status === "rejected");
+    // Units not given back count as used until their window ends: the safe side of a limit.
+    if (failed) throw failed.reason;
+  };
+
+  const timer = setInterval(() => {
+    flush().catch((error: unknown) => onError?.(error));
+  }, flushMs);
+  timer.unref();
+
+  return {
+    consume: (windows, cost, at) => consume(windows, cost, at),
+    async peek(windows, at) {
+      const counts = await shared.peek(windows, at);
+      return seen(counts, leases.get(keyOf(windows))?.left ?? 0);
+    },
+    async refund(windows, cost) {
+      // Units of an admitted request that the quota refused: back into the lease they came from.
+      const lease = leases.get(keyOf(windows));
+      if (lease) {
+        lease.left += cost;
+        lease.spent = Math.max(0, lease.spent - cost);
+        return;
+      }
+      await shared.refund(windows, cost);
+    },
+    flush,
+    async close() {
+      clearInterval(timer);
+      const at = now();
+      await Promise.allSettled([...leases.values()].map((lease) => giveBack(lease.windows, lease.left, at)));
+      leases.clear();
+      await shared.close();
+    },
+  };
+};
