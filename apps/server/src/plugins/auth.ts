@@ -1,7 +1,7 @@
 import type { PlanLimits } from "@gmi/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Clock } from "../clock.js";
-import { bearerToken, isWellFormedKey, keyHashMemo } from "../domain/auth/api-key.js";
+import { presentedKeyReader } from "../domain/auth/api-key.js";
 import type { AuthContext, KeyRecord } from "../domain/auth/authorize.js";
 import { authorize } from "../domain/auth/authorize.js";
 import type { KeyLookup } from "../domain/auth/key-cache.js";
@@ -23,8 +23,8 @@ declare module "fastify" {
 
 export type AuthPluginOptions = { lookup: KeyLookup; clock: Clock; routes: Map<string, RouteEntry> };
 
-/** Keys whose hashes are kept (domain/auth/api-key.ts): the key cache's default size. */
-const KEY_HASHES_KEPT = 10_000;
+/** Authorization headers whose keys' hashes are kept (domain/auth/api-key.ts): the key cache's size. */
+const KEYS_KEPT = 10_000;
 
 /**
  * Every route of the contract gets an onRequest authentication hook when it is registered, with
@@ -36,7 +36,7 @@ export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, { 
   app.decorateRequest("auth", null);
   app.decorateRequest("contractRoute", null);
   app.decorateRequest("refusedAccount", null);
-  const hashOf = keyHashMemo(KEY_HASHES_KEPT);
+  const readKey = presentedKeyReader(KEYS_KEPT);
 
   /** Sets the request's auth context, or throws the 401 or 403. */
   const admit = (request: FastifyRequest, entry: RouteEntry, record: KeyRecord | null) => {
@@ -59,13 +59,15 @@ export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, { 
     // handles as it does a rejected async hook.
     const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
       request.contractRoute = entry;
-      const token = bearerToken(request.headers.authorization);
-      if (!token) throw new ApiError("unauthorized", "Send the API key as Authorization: Bearer <key>");
-      if (!isWellFormedKey(token)) {
+      const presented = readKey(request.headers.authorization);
+      if (presented === "no token") {
+        throw new ApiError("unauthorized", "Send the API key as Authorization: Bearer <key>");
+      }
+      if (presented === "malformed") {
         admit(request, entry, null);
         return done();
       }
-      const hash = hashOf(token);
+      const { hash } = presented;
       const cached = lookup.cached?.(hash);
       if (cached) {
         admit(request, entry, cached.record);

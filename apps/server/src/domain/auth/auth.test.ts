@@ -2,7 +2,7 @@ import { PLANS } from "@gmi/contract";
 import { describe, expect, it, vi } from "vitest";
 import { manualClock } from "../../clock.js";
 import type { ApiError } from "../../errors.js";
-import { bearerToken, generateApiKey, hashApiKey, isWellFormedKey, keyHashMemo } from "./api-key.js";
+import { bearerToken, generateApiKey, hashApiKey, isWellFormedKey, presentedKeyReader } from "./api-key.js";
 import type { KeyRecord } from "./authorize.js";
 import { authorize } from "./authorize.js";
 import { cachedKeyLookup } from "./key-cache.js";
@@ -49,10 +49,19 @@ describe("api keys", () => {
     expect(isWellFormedKey("gmi_live_short")).toBe(false);
   });
 
-  it("hash the same through the memo, past its bound too", () => {
-    const hashOf = keyHashMemo(2);
+  it("are read from a header the same whether the header was seen before or not", () => {
+    const read = presentedKeyReader(2);
     const keys = [1, 2, 3].map(() => generateApiKey());
-    for (const { key, hash } of [...keys, ...keys, ...keys.reverse()]) expect(hashOf(key)).toBe(hash);
+    for (const { key, hash } of [...keys, ...keys, ...keys.reverse()]) {
+      expect(read(`Bearer ${key}`)).toEqual({ hash });
+      expect(read(`bearer  ${key} `)).toEqual({ hash });
+    }
+    for (let i = 0; i < 2; i++) {
+      expect(read(undefined)).toBe("no token");
+      expect(read("")).toBe("no token");
+      expect(read(`Basic ${keys[0]?.key}`)).toBe("no token");
+      expect(read("Bearer gmi_live_short")).toBe("malformed");
+    }
   });
 });
 
