@@ -1,9 +1,15 @@
+import type { PlanLimits } from "@gmi/contract";
 import { afterEach, describe, expect, it } from "vitest";
+import { manualClock } from "../src/clock.js";
 import { extraWithin, IDLE_FLUSHES } from "../src/domain/limits/lease.js";
+import { meter } from "../src/domain/limits/meter.js";
 import type { LimiterStore, WindowCheck } from "../src/domain/limits/store.js";
 import { memoryLimiterStore } from "../src/domain/limits/store.js";
+import { memoryUsageStore } from "../src/domain/limits/usage.js";
 import type { LeasedLimiter } from "../src/domain/limits/window-leases.js";
 import { leasedLimiterStore } from "../src/domain/limits/window-leases.js";
+import { billingMonth, rateWindows } from "../src/domain/limits/windows.js";
+import { ApiError } from "../src/errors.js";
 
 // 10:00:30 UTC: the minute window ends at 10:01:00, the day window at midnight.
 const NOW = Date.UTC(2026, 5, 15, 10, 0, 30);
@@ -211,5 +217,55 @@ describe("rate-window leases", () => {
     opened.splice(opened.indexOf(limiter), 1);
     await limiter.close();
     expect(await counts(windows)).toEqual([1, 1]);
+  });
+});
+
+describe("meter from leases", () => {
+  const plan: PlanLimits = {
+    slug: "enterprise",
+    name: "Test",
+    rate_limit_per_minute: 3_000,
+    rate_limit_per_day: 1_000_000,
+    monthly_quota: null,
+    max_batch_size: 10,
+    max_page_size: 25,
+    overage: false,
+  };
+  /** A usage store that holds every unmetered unit in memory, as the PostgreSQL one buffers them. */
+  const usage = () => {
+    const store = memoryUsageStore();
+    return Object.assign(store, {
+      consumeHeld: (org: number, month: string, cost: number, quota: number | null) => {
+        if (quota !== null) return false;
+        void store.consume(org, month, cost, quota);
+        return true;
+      },
+    });
+  };
+
+  it("a charge held in memory is a plain value; one that must ask a store is a promise", async () => {
+    const { shared } = countedShared();
+    const deps = { limiter: server(shared), usage: usage(), clock: manualClock(NOW) };
+    const first = meter(deps, 7, plan, 1);
+    expect(first).toBeInstanceOf(Promise);
+    await first;
+    await deps.limiter.flush();
+    expect(await meter(deps, 7, plan, 1)).toEqual({ limit: 3_000, remaining: 2_998, reset: 30 });
+    expect(meter(deps, 7, plan, 1)).toEqual({ limit: 3_000, remaining: 2_997, reset: 30 });
+    expect(await deps.usage.used(7, billingMonth(NOW))).toBe(3);
+  });
+
+  it("a quota refusal after windows paid from the lease gives the units back to the lease", async () => {
+    const { shared, calls } = countedShared();
+    const deps = { limiter: server(shared), usage: usage(), clock: manualClock(NOW) };
+    const capped = { ...plan, monthly_quota: 3 };
+    await meter(deps, 7, capped, 1);
+    await deps.limiter.flush();
+    await meter(deps, 7, capped, 2);
+    const refused = await Promise.resolve(meter(deps, 7, capped, 1)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).toBody().error.code).toBe("quota_exceeded");
+    expect(calls.refund).toBe(0);
+    expect(await deps.limiter.peek(rateWindows(7, capped, NOW), NOW)).toEqual([3, 3]);
   });
 });

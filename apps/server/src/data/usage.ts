@@ -198,6 +198,20 @@ export const pgUsageStore = (
     return { refused: null };
   };
 
+  /** Spends `cost` from the lease if it holds that much. */
+  const spend = (lease: Lease | undefined, cost: number): boolean => {
+    if (!lease || lease.left < cost) return false;
+    lease.left -= cost;
+    lease.spent += cost;
+    return true;
+  };
+
+  /** Uncapped units are added in memory and written at the next flush. */
+  const buffer = (org: number, month: string, cost: number) => {
+    const k = keyOf(org, month);
+    pending.set(k, (pending.get(k) ?? 0) + cost);
+  };
+
   const consumeCapped = async (org: number, month: string, cost: number, quota: number) => {
     const k = keyOf(org, month);
     let lease = leases.get(k);
@@ -206,11 +220,7 @@ export const pgUsageStore = (
       leases.set(k, lease);
     }
     for (;;) {
-      if (lease.left >= cost) {
-        lease.left -= cost;
-        lease.spent += cost;
-        return { admitted: true, used: null };
-      }
+      if (spend(lease, cost)) return { admitted: true, used: null };
       if (lease.pending) {
         await lease.pending;
         continue;
@@ -234,11 +244,16 @@ export const pgUsageStore = (
   return {
     async consume(org, month, cost, quota) {
       if (quota === null) {
-        pending.set(keyOf(org, month), (pending.get(keyOf(org, month)) ?? 0) + cost);
+        buffer(org, month, cost);
         return { admitted: true, used: null };
       }
       if (cost > quota) return { admitted: false, used: await stored(org, month) };
       return consumeCapped(org, month, cost, quota);
+    },
+    consumeHeld(org, month, cost, quota) {
+      if (quota !== null) return spend(leases.get(keyOf(org, month)), cost);
+      buffer(org, month, cost);
+      return true;
     },
     async used(org, month) {
       const k = keyOf(org, month);

@@ -16,10 +16,19 @@ import { appendHook, contractEntryOf } from "./route-hooks.js";
 export const limitsPlugin = globalPlugin<MeterDeps & { routes: Map<string, RouteEntry> }>(
   "limits",
   async (app, { routes, ...deps }) => {
-    // The headers of the charge; a refused charge throws, and its error carries its own headers.
-    const charge = async (request: FastifyRequest, reply: FastifyReply) => {
+    // The headers of the charge; a refused charge rejects, and its error carries its own headers.
+    // A callback: a charge decided from memory (meter's plain value) goes on without a promise.
+    const charge = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
       const auth = authOf(request);
-      reply.headers(rateLimitHeaders(await meter(deps, auth.organization.id, auth.plan, 1)));
+      const charged = meter(deps, auth.organization.id, auth.plan, 1);
+      if (!(charged instanceof Promise)) {
+        reply.headers(rateLimitHeaders(charged));
+        return done();
+      }
+      charged.then((state) => {
+        reply.headers(rateLimitHeaders(state));
+        done();
+      }, done);
     };
     // Every response about a known organization carries its window's headers: a 403 of a valid
     // key, and any answer whose charge did not set them. 401s carry none (docs/decisions.md).

@@ -79,6 +79,14 @@ export const leasedLimiterStore = (
     return answer;
   };
 
+  /** Spends `cost` from the lease if it holds that much. */
+  const spend = (lease: WindowLease | undefined, cost: number): ConsumeResult | null => {
+    if (!lease || lease.left < cost) return null;
+    lease.left -= cost;
+    lease.spent += cost;
+    return { admitted: true, counts: seen(lease.counts, lease.left), granted: 0 };
+  };
+
   const consume = async (windows: WindowCheck[], cost: number, at: number): Promise<ConsumeResult> => {
     const key = keyOf(windows);
     let lease = leases.get(key);
@@ -87,11 +95,8 @@ export const leasedLimiterStore = (
       leases.set(key, lease);
     }
     for (;;) {
-      if (lease.left >= cost) {
-        lease.left -= cost;
-        lease.spent += cost;
-        return { admitted: true, counts: seen(lease.counts, lease.left), granted: 0 };
-      }
+      const spent = spend(lease, cost);
+      if (spent) return spent;
       if (lease.pending) {
         const { need, answer } = lease.pending;
         const answered = await answer;
@@ -149,6 +154,7 @@ export const leasedLimiterStore = (
 
   return {
     consume: (windows, cost, at) => consume(windows, cost, at),
+    consumeHeld: (windows, cost) => spend(leases.get(keyOf(windows)), cost),
     async peek(windows, at) {
       const counts = await shared.peek(windows, at);
       return seen(counts, leases.get(keyOf(windows))?.left ?? 0);
