@@ -24,13 +24,16 @@ const windowsOf = (perMinute: number, perDay = 1_000_000, minuteEnds = MINUTE_EN
 /** The shared store (Redis in production), counting the calls that reach it. */
 const countedShared = () => {
   const store = memoryLimiterStore();
-  const calls = { consume: 0, refund: 0 };
+  const calls = { consume: 0, refund: 0, peek: 0 };
   const shared: LimiterStore = {
     consume: (...args) => {
       calls.consume += 1;
       return store.consume(...args);
     },
-    peek: (windows, now) => store.peek(windows, now),
+    peek: (windows, now) => {
+      calls.peek += 1;
+      return store.peek(windows, now);
+    },
     refund: (windows, cost) => {
       calls.refund += 1;
       return store.refund(windows, cost);
@@ -95,6 +98,9 @@ describe("rate-window leases", () => {
     expect(first).toEqual({ admitted: true, counts: [11, 11], granted: 0 });
     for (let i = 0; i < 93; i++) await limiter.consume(windows, 1, clock);
     expect(calls.consume).toBe(11);
+    // The headers of a free request (/me) from the lease too.
+    expect(await limiter.peek(windows, clock)).toEqual([104, 104]);
+    expect(calls.peek).toBe(0);
     expect(await limiter.consume(windows, 1, clock)).toMatchObject({ admitted: true, counts: [105, 105] });
     expect(calls.consume).toBe(12);
   });
