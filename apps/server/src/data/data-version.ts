@@ -22,7 +22,11 @@ export const readDataVersion = async (sql: Sql): Promise<string> => {
 export type VersionState = { value: string; since: number };
 
 /** Shared by the caches that keep answers while the data holds; read again every `everyMs`. */
-export type DataVersion = { current(): Promise<VersionState> };
+export type DataVersion = {
+  current(): Promise<VersionState>;
+  /** What current() would give without a read (the last read is under `everyMs` old), else null. */
+  recent(): VersionState | null;
+};
 
 /**
  * Reads the fingerprint at most once per `everyMs` (one read in flight, shared by every caller), so
@@ -33,9 +37,12 @@ export type DataVersion = { current(): Promise<VersionState> };
 export const trackVersion = (read: () => Promise<string>, clock: Clock, everyMs: number): DataVersion => {
   let known: (VersionState & { checkAt: number }) | null = null;
   let reading: Promise<VersionState> | null = null;
+  const recent = () => (known && clock.now() < known.checkAt ? known : null);
   return {
+    recent,
     async current() {
-      if (known && clock.now() < known.checkAt) return known;
+      const fresh = recent();
+      if (fresh) return fresh;
       reading ??= read()
         .then((value) => {
           const at = clock.now();

@@ -1,8 +1,8 @@
 import type { PlanLimits } from "@gmi/contract";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Clock } from "../clock.js";
-import { bearerToken, hashApiKey, isWellFormedKey } from "../domain/auth/api-key.js";
-import type { AuthContext } from "../domain/auth/authorize.js";
+import { bearerToken, isWellFormedKey, keyHashMemo } from "../domain/auth/api-key.js";
+import type { AuthContext, KeyRecord } from "../domain/auth/authorize.js";
 import { authorize } from "../domain/auth/authorize.js";
 import type { KeyLookup } from "../domain/auth/key-cache.js";
 import type { RouteEntry } from "../domain/auth/scope-table.js";
@@ -23,6 +23,9 @@ declare module "fastify" {
 
 export type AuthPluginOptions = { lookup: KeyLookup; clock: Clock; routes: Map<string, RouteEntry> };
 
+/** Keys whose hashes are kept (domain/auth/api-key.ts): the key cache's default size. */
+const KEY_HASHES_KEPT = 10_000;
+
 /**
  * Every route of the contract gets an onRequest authentication hook when it is registered, with
  * its required scope from the contract's metadata (the one scope table). onRequest runs before the
@@ -33,24 +36,46 @@ export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, { 
   app.decorateRequest("auth", null);
   app.decorateRequest("contractRoute", null);
   app.decorateRequest("refusedAccount", null);
+  const hashOf = keyHashMemo(KEY_HASHES_KEPT);
+
+  /** Sets the request's auth context, or throws the 401 or 403. */
+  const admit = (request: FastifyRequest, entry: RouteEntry, record: KeyRecord | null) => {
+    try {
+      request.auth = authorize(record, entry.scope, clock.now());
+    } catch (error) {
+      // A 403 is about a known key: its organization's rate-limit headers are sent with it (limits.ts).
+      if (record && error instanceof ApiError && error.status === 403) {
+        request.refusedAccount = { organizationId: record.organization.id, plan: record.plan };
+      }
+      throw error;
+    }
+  };
+
   app.addHook("onRoute", (route) => {
     const entry = contractEntryOf(routes, route);
     if (!entry) return;
-    appendHook(route, "onRequest", async (request: FastifyRequest) => {
+    // A callback hook, not an async one: a cached key is decided at once, without the promise and
+    // the turn of the microtask queue an async hook costs on every request. What it throws, Fastify
+    // handles as it does a rejected async hook.
+    const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
       request.contractRoute = entry;
       const token = bearerToken(request.headers.authorization);
       if (!token) throw new ApiError("unauthorized", "Send the API key as Authorization: Bearer <key>");
-      const record = isWellFormedKey(token) ? await lookup(hashApiKey(token)) : null;
-      try {
-        request.auth = authorize(record, entry.scope, clock.now());
-      } catch (error) {
-        // A 403 is about a known key: its organization's rate-limit headers are sent with it (limits.ts).
-        if (record && error instanceof ApiError && error.status === 403) {
-          request.refusedAccount = { organizationId: record.organization.id, plan: record.plan };
-        }
-        throw error;
+      if (!isWellFormedKey(token)) {
+        admit(request, entry, null);
+        return done();
       }
-    });
+      const hash = hashOf(token);
+      const cached = lookup.cached?.(hash);
+      if (cached) {
+        admit(request, entry, cached.record);
+        return done();
+      }
+      lookup(hash)
+        .then((record) => admit(request, entry, record))
+        .then(() => done(), done);
+    };
+    appendHook(route, "onRequest", authenticate);
   });
 });
 

@@ -18,7 +18,18 @@ export type HttpRequestMetrics = {
  * scrape output is the same as theirs (src/plugins/http-metrics.test.ts compares them).
  */
 export const httpRequestMetrics = (registry: Registry, buckets: readonly number[]): HttpRequestMetrics => {
-  const tallies = new Map<string, Tally>();
+  /** Every label set in the order first seen: the order prom-client scrapes them in. */
+  const tallies: Tally[] = [];
+  /**
+   * The same tallies by route, method and status: those values are the same few strings and numbers
+   * on every request, so each lookup finds a hash already computed, where a key joined from them
+   * was a new string to build and hash per request.
+   */
+  const byRoute = new Map<string, Map<string, Map<number, Tally>>>();
+  const clear = () => {
+    tallies.length = 0;
+    byRoute.clear();
+  };
 
   new Counter({
     name: "gmi_http_requests_total",
@@ -27,7 +38,7 @@ export const httpRequestMetrics = (registry: Registry, buckets: readonly number[
     registers: [registry],
     collect() {
       this.reset();
-      for (const { labels, count } of tallies.values()) this.inc(labels, count);
+      for (const { labels, count } of tallies) this.inc(labels, count);
     },
   });
 
@@ -40,10 +51,10 @@ export const httpRequestMetrics = (registry: Registry, buckets: readonly number[
   };
   const histogram = {
     ...described,
-    reset: () => tallies.clear(),
+    reset: clear,
     get: async () => ({
       ...described,
-      values: [...tallies.values()].flatMap(({ labels, count, sum, perBucket }) => {
+      values: tallies.flatMap(({ labels, count, sum, perBucket }) => {
         let cumulative = 0;
         return [
           ...buckets.map((le, i) => {
@@ -61,8 +72,17 @@ export const httpRequestMetrics = (registry: Registry, buckets: readonly number[
 
   return {
     record(method, route, status, seconds) {
-      const key = `${method} ${status} ${route}`;
-      let tally = tallies.get(key);
+      let byMethod = byRoute.get(route);
+      if (!byMethod) {
+        byMethod = new Map();
+        byRoute.set(route, byMethod);
+      }
+      let byStatus = byMethod.get(method);
+      if (!byStatus) {
+        byStatus = new Map();
+        byMethod.set(method, byStatus);
+      }
+      let tally = byStatus.get(status);
       if (!tally) {
         tally = {
           labels: { method, route, status: String(status) },
@@ -70,12 +90,17 @@ export const httpRequestMetrics = (registry: Registry, buckets: readonly number[
           sum: 0,
           perBucket: buckets.map(() => 0),
         };
-        tallies.set(key, tally);
+        byStatus.set(status, tally);
+        tallies.push(tally);
       }
       tally.count += 1;
       tally.sum += seconds;
-      const bucket = buckets.findIndex((le) => seconds <= le);
-      if (bucket >= 0) tally.perBucket[bucket] = (tally.perBucket[bucket] ?? 0) + 1;
+      for (let i = 0; i < buckets.length; i++) {
+        if (seconds <= (buckets[i] as number)) {
+          tally.perBucket[i] = (tally.perBucket[i] ?? 0) + 1;
+          break;
+        }
+      }
     },
   };
 };

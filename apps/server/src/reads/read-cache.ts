@@ -25,7 +25,7 @@ export const readCache = (clock: Clock, maxEntries = 5_000, maxBytes = MAX_BYTES
   return {
     get<T>(key: string, ttlMs: number | null, load: () => Promise<T>): Promise<T> {
       const now = clock.now();
-      // get() re-inserts: the order is the eviction order (least recently used first).
+      // get() marks the entry as used: eviction passes over it once (BoundedMap).
       const hit = entries.get(key);
       if (hit && hit.expiresAt > now) return hit.value as Promise<T>;
       const value = load();

@@ -4,8 +4,8 @@ import { manualClock } from "../clock.js";
 import { trackVersion } from "../data/data-version.js";
 import { responseCache } from "./response-cache.js";
 
-const request = (url: string) =>
-  ({ url, protocol: "http", host: "h", auth: { plan: { max_page_size: 25 } } }) as unknown as FastifyRequest;
+const request = (url: string, { host = "h", pageCap = 25 } = {}) =>
+  ({ url, protocol: "http", host, auth: { plan: { max_page_size: pageCap } } }) as unknown as FastifyRequest;
 const reply = { type: () => undefined, serializer: () => undefined };
 
 describe("responseCache with revalidation", () => {
@@ -84,5 +84,40 @@ describe("responseCache with revalidation", () => {
     t.clock.advance(1_000);
     expect(await t.early()).toBeNull();
     expect(t.counts().builds).toBe(2);
+  });
+
+  it("gives an early answer without a promise unless the data version is due to be read", async () => {
+    const t = setup();
+    await t.ask();
+    t.clock.advance(1_500);
+    await t.ask(); // settled: kept while the version holds
+    const json = JSON.stringify({ build: 2 });
+    expect(t.early()).toBe(json); // within its TTL
+    t.clock.advance(1_500);
+    const afterTtl = t.early(); // past its TTL, and the version was read over a second ago
+    expect(afterTtl).toBeInstanceOf(Promise);
+    expect(await afterTtl).toBe(json);
+    expect(t.early()).toBe(json); // the version just read
+    expect(t.counts().versionReads).toBe(3);
+  });
+});
+
+describe("responseCache", () => {
+  it("keeps an answer per page-size cap and origin under one URL, the parts never run together", async () => {
+    const answers = responseCache(manualClock(0), 1_000);
+    let builds = 0;
+    const ask = (url: string, variant: { host?: string; pageCap?: number }) =>
+      answers(request(url, variant), reply, async () => ({ build: ++builds }));
+    await ask("/a", {});
+    await ask("/a", { pageCap: 100 });
+    await ask("/a", { host: "other" });
+    await ask("/b/c", { host: "h" });
+    expect(answers.early(request("/a"))).toBe(JSON.stringify({ build: 1 }));
+    expect(answers.early(request("/a", { pageCap: 100 }))).toBe(JSON.stringify({ build: 2 }));
+    expect(answers.early(request("/a", { host: "other" }))).toBe(JSON.stringify({ build: 3 }));
+    // A Host header holding a path is another origin, not a prefix of the URL.
+    expect(answers.early(request("/c", { host: "h/b" }))).toBeNull();
+    expect(await ask("/a", { pageCap: 100 })).toEqual({ build: 2 });
+    expect(builds).toBe(4);
   });
 });

@@ -2,7 +2,7 @@ import { PLANS } from "@gmi/contract";
 import { describe, expect, it, vi } from "vitest";
 import { manualClock } from "../../clock.js";
 import type { ApiError } from "../../errors.js";
-import { bearerToken, generateApiKey, hashApiKey, isWellFormedKey } from "./api-key.js";
+import { bearerToken, generateApiKey, hashApiKey, isWellFormedKey, keyHashMemo } from "./api-key.js";
 import type { KeyRecord } from "./authorize.js";
 import { authorize } from "./authorize.js";
 import { cachedKeyLookup } from "./key-cache.js";
@@ -47,6 +47,12 @@ describe("api keys", () => {
     expect(bearerToken("Basic abc")).toBeNull();
     expect(bearerToken(undefined)).toBeNull();
     expect(isWellFormedKey("gmi_live_short")).toBe(false);
+  });
+
+  it("hash the same through the memo, past its bound too", () => {
+    const hashOf = keyHashMemo(2);
+    const keys = [1, 2, 3].map(() => generateApiKey());
+    for (const { key, hash } of [...keys, ...keys, ...keys.reverse()]) expect(hashOf(key)).toBe(hash);
   });
 });
 
@@ -162,6 +168,22 @@ describe("key cache", () => {
     expect(lookup).toHaveBeenCalledTimes(1);
     clock.advance(1);
     await cached("a");
+    expect(lookup).toHaveBeenCalledTimes(2);
+  });
+
+  it("answers a fresh key at once, known or unknown, and counts it as in use for the read-ahead", async () => {
+    const { clock, lookup, lookupMany, cached, runQueued } = readAhead(new Map([["a", record()]]));
+    expect(cached.cached?.("a")).toBeUndefined();
+    await cached("a");
+    await cached("nope");
+    expect(cached.cached?.("a")?.record?.keyId).toBe(1);
+    expect(cached.cached?.("nope")).toMatchObject({ record: null });
+    clock.advance(2_000);
+    expect(cached.cached?.("a")?.record?.keyId).toBe(1);
+    await runQueued();
+    expect(lookupMany.mock.calls).toEqual([[["a", "nope"]]]);
+    clock.advance(4_000);
+    expect(cached.cached?.("a")).toBeUndefined();
     expect(lookup).toHaveBeenCalledTimes(2);
   });
 

@@ -1,7 +1,15 @@
 import type { Clock } from "../../clock.js";
 import type { KeyRecord } from "./authorize.js";
 
-export type KeyLookup = (hash: string) => Promise<KeyRecord | null>;
+export type KeyLookup = {
+  (hash: string): Promise<KeyRecord | null>;
+  /**
+   * A cache's answer without a promise, when it holds a fresh one (`record` null: a key known not
+   * to exist); undefined: ask the lookup. Authentication runs on every request, and nearly every
+   * request's key is cached.
+   */
+  cached?(hash: string): { readonly record: KeyRecord | null } | undefined;
+};
 /** Many keys in one read: the record of each hash found (a hash missing from the map is unknown). */
 export type KeyLookupMany = (hashes: string[]) => Promise<Map<string, KeyRecord>>;
 
@@ -95,14 +103,18 @@ export const cachedKeyLookup = (
     );
   };
 
-  return async (hash) => {
-    const now = clock.now();
+  const fresh = (hash: string, now: number): Entry | undefined => {
     const hit = cache.get(hash);
-    if (hit && hit.fetchedAt + ttlMs > now) {
-      hit.used = true;
-      if (now - hit.fetchedAt >= ttlMs / 2) queueRefresh();
-      return hit.record;
-    }
+    if (!hit || hit.fetchedAt + ttlMs <= now) return undefined;
+    hit.used = true;
+    if (now - hit.fetchedAt >= ttlMs / 2) queueRefresh();
+    return hit;
+  };
+
+  const cachedLookup = async (hash: string) => {
+    const now = clock.now();
+    const hit = fresh(hash, now);
+    if (hit) return hit.record;
     const pending = reading.get(hash);
     if (pending) return pending;
     const read = lookup(hash).then(
@@ -119,4 +131,5 @@ export const cachedKeyLookup = (
     reading.set(hash, read);
     return read;
   };
+  return Object.assign(cachedLookup, { cached: (hash: string) => fresh(hash, clock.now()) });
 };

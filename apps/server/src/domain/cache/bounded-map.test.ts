@@ -2,21 +2,61 @@ import { describe, expect, it } from "vitest";
 import { BoundedMap, jsonWeight } from "./bounded-map.js";
 
 describe("BoundedMap", () => {
-  it("evicts the least recently used past its entry count or its weight", () => {
-    const map = new BoundedMap<string, number>(3, 100);
-    map.set("a", 1, 10);
-    map.set("b", 2, 10);
-    map.set("c", 3, 10);
-    expect(map.get("a")).toBe(1); // a is now the most recent
-    map.set("d", 4, 10); // 4 entries: b goes
+  it("evicts entries not used since they were set before the ones that were", () => {
+    const map = new BoundedMap<string, number>(4, 1_000);
+    for (const [i, key] of ["a", "b", "c", "d"].entries()) map.set(key, i);
+    expect(map.get("a")).toBe(0);
+    expect(map.get("c")).toBe(2);
+    map.set("e", 4);
+    map.set("f", 5);
+    // b and d were never asked for: they go, although a is older than both.
     expect(map.get("b")).toBeUndefined();
-    expect(map.size).toBe(3);
-    map.set("e", 5, 85); // weight 10 + 10 + 10 + 85: the oldest go until it fits
-    expect(map.weight).toBeLessThanOrEqual(100);
-    expect(map.get("e")).toBe(5);
+    expect(map.get("d")).toBeUndefined();
+    expect([map.get("a"), map.get("c"), map.get("e"), map.get("f")]).toEqual([0, 2, 4, 5]);
+    expect(map.size).toBe(4);
   });
 
-  it("weighs an entry later only if it still holds the value, and drops stale entries from the old end", () => {
+  it("evicts by weight, the unused first, and drops an entry heavier than the cap at once", () => {
+    const map = new BoundedMap<string, number>(10, 100);
+    map.set("a", 1, 30);
+    map.set("b", 2, 30);
+    map.set("c", 3, 30);
+    map.get("a");
+    map.set("d", 4, 30); // 120: b, the oldest unused, goes
+    expect(map.get("b")).toBeUndefined();
+    expect(map.get("a")).toBe(1);
+    expect(map.weight).toBe(90);
+    map.set("huge", 5, 101);
+    expect(map.get("huge")).toBeUndefined();
+    expect(map.weight).toBeLessThanOrEqual(100);
+  });
+
+  it("holds both bounds and keeps its weight exact under any mix of calls", () => {
+    const map = new BoundedMap<number, number>(50, 5_000);
+    let seed = 7;
+    let largest = { size: 0, weight: 0 };
+    const random = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return Math.floor((seed / 2_147_483_648) * below);
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const key = random(200);
+      const op = random(10);
+      if (op < 5) map.get(key);
+      else if (op < 8) map.set(key, key, random(200));
+      else if (op < 9) map.weigh(key, key, random(200));
+      else map.delete(key);
+      largest = { size: Math.max(largest.size, map.size), weight: Math.max(largest.weight, map.weight) };
+    }
+    expect(largest.size).toBe(50);
+    expect(largest.weight).toBeGreaterThan(4_000);
+    expect(largest.weight).toBeLessThanOrEqual(5_000);
+    for (let key = 0; key < 200; key++) map.delete(key);
+    expect(map.size).toBe(0);
+    expect(map.weight).toBe(0);
+  });
+
+  it("weighs an entry later only if it still holds the value", () => {
     const map = new BoundedMap<string, { until: number }>(10, 50);
     const first = { until: 1 };
     map.set("x", first);
@@ -26,9 +66,6 @@ describe("BoundedMap", () => {
     map.set("y", { until: 2 });
     map.weigh("y", map.get("y") as { until: number }, 60); // over the cap: evicted in turn
     expect(map.weight).toBeLessThanOrEqual(50);
-    map.set("z", { until: 9 });
-    map.dropWhile((v) => v.until < 6);
-    expect(map.size).toBe(1);
     expect(jsonWeight({ a: "bc" })).toBe(10);
   });
 });
