@@ -64,6 +64,16 @@ const drain = async (limiter: LimiterStore, windows: WindowCheck[], cost = 1) =>
   return admitted;
 };
 
+/** A server with one organization that sent a request in the interval just ended: its next charge leases. */
+const busyOrganization = async (perMinute: number) => {
+  const counted = countedShared();
+  const limiter = server(counted.shared);
+  const windows = windowsOf(perMinute);
+  await limiter.consume(windows, 1, clock);
+  await limiter.flush();
+  return { ...counted, limiter, windows };
+};
+
 describe("the lease rule", () => {
   it("reserves up to the target, never more than 1/32 of what is left after the need", () => {
     expect(extraWithin(100, 600, 0, 1)).toBe(18);
@@ -106,11 +116,7 @@ describe("rate-window leases", () => {
   });
 
   it("one server refuses exactly at the limit, with the headers of a spent window", async () => {
-    const { shared, counts } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(1_000);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows, counts } = await busyOrganization(1_000);
     expect((await drain(limiter, windows)) + 1).toBe(1_000);
     expect(await limiter.consume(windows, 1, clock)).toEqual({
       admitted: false,
@@ -121,11 +127,7 @@ describe("rate-window leases", () => {
   });
 
   it("a cost larger than the lease holds spends the lease first: refused only if the window cannot take it", async () => {
-    const { shared } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(400);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows } = await busyOrganization(400);
     await limiter.consume(windows, 1, clock); // reserves 12 ahead: 398 / 32
     expect(await drain(limiter, windows, 50)).toBe(350);
     // 48 left: a batch of 48 fits exactly, one more unit does not.
@@ -157,11 +159,7 @@ describe("rate-window leases", () => {
   });
 
   it("requests arriving together wait for one reservation; at the limit each is decided on its own", async () => {
-    const { shared, calls } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(2_000);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows, calls } = await busyOrganization(2_000);
     const before = calls.consume;
     const results = await Promise.all(Array.from({ length: 20 }, () => limiter.consume(windows, 1, clock)));
     expect(results.every((r) => r.admitted)).toBe(true);
@@ -176,11 +174,7 @@ describe("rate-window leases", () => {
   });
 
   it("an organization idle for IDLE_FLUSHES intervals in a row gets its unspent units back", async () => {
-    const { shared, counts } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(3_000);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows, counts } = await busyOrganization(3_000);
     await limiter.consume(windows, 1, clock);
     expect(await counts(windows)).toEqual([2 + 93, 2 + 93]);
     await limiter.flush(); // an interval with requests: kept
@@ -192,15 +186,11 @@ describe("rate-window leases", () => {
   });
 
   it("when the minute ends, the unspent units go back to the day window", async () => {
-    const { shared, counts } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(3_000);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows, counts } = await busyOrganization(3_000);
     await limiter.consume(windows, 1, clock);
     clock = MINUTE_ENDS + 1;
     await limiter.flush();
-    const [, day] = await shared.peek(windows, NOW);
+    const [, day] = await counts(windows);
     expect(day).toBe(2);
     // The next minute starts a lease of its own.
     const next = windowsOf(3_000, 1_000_000, MINUTE_ENDS + 60_000);
@@ -209,11 +199,7 @@ describe("rate-window leases", () => {
   });
 
   it("a refund (a request the monthly quota refused) goes back into the lease; close gives everything back", async () => {
-    const { shared, calls, counts } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(3_000);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows, calls, counts } = await busyOrganization(3_000);
     await limiter.consume(windows, 5, clock);
     const reserved = await counts(windows);
     await limiter.refund(windows, 5);
