@@ -14,6 +14,7 @@ import { buildRouteTable } from "./domain/auth/scope-table.js";
 import type { LimiterStore } from "./domain/limits/store.js";
 import type { UsageStore } from "./domain/limits/usage.js";
 import { ApiError } from "./errors.js";
+import { lazyChildLogger } from "./logging/lazy-child.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
 import { authPlugin } from "./plugins/auth.js";
 import { batchAdmissionPlugin } from "./plugins/batch-admission.js";
@@ -88,6 +89,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     genReqId: () => randomUUID(),
     // Our own one-line-per-request log (plugins/request-context.ts) replaces Fastify's two lines.
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
+    // The request's child logger (its request id bound) is made when something logs through it.
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimitBytes,
     // Draining (SIGTERM): requests already arriving on open connections are answered, each with
     // `Connection: close`, rather than refused with a 503 that a proxy retries only for some methods;

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { Sql } from "../src/data/sql.js";
 import { pgUsageStore } from "../src/data/usage.js";
 import { IDLE_FLUSHES, leaseExtra } from "../src/domain/limits/lease.js";
 import type { UsageStore } from "../src/domain/limits/usage.js";
@@ -172,6 +173,46 @@ describe("quota leases (hard-capped plans)", () => {
       expect(await stored(org)).toBe(row + 1);
     } finally {
       await restarted.close();
+    }
+  });
+
+  it("usage for /me: the row read once per interval, unless this server wrote it; exact on one server", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "enterprise" });
+    let reads = 0;
+    const pool = db().pool;
+    const counted: Sql = {
+      query: ((text: unknown, ...rest: unknown[]) => {
+        if (typeof text === "string" && text.startsWith("SELECT used::text")) reads += 1;
+        return (pool.query as (...args: unknown[]) => unknown).call(pool, text, ...rest);
+      }) as Sql["query"],
+    };
+    const interval = 60_000;
+    const store = pgUsageStore(counted, { flushMs: interval });
+    const other = replica();
+    try {
+      await store.consume(org, MONTH, 3, null);
+      expect(await store.used(org, MONTH)).toBe(3);
+      expect(await store.used(org, MONTH)).toBe(3);
+      expect(reads).toBe(1);
+      // Buffered charges of this server show at once, without a read.
+      await store.consume(org, MONTH, 2, null);
+      expect(await store.used(org, MONTH)).toBe(5);
+      expect(reads).toBe(1);
+      // Its own flush writes the row: the next read goes to the row.
+      await store.flush();
+      expect(await store.used(org, MONTH)).toBe(5);
+      expect(reads).toBe(2);
+      // Another server's flush shows once the interval has passed.
+      await other.consume(org, MONTH, 4, null);
+      await other.flush();
+      expect(await store.used(org, MONTH)).toBe(5);
+      vi.useFakeTimers({ now: Date.now() + interval, toFake: ["Date"] });
+      expect(await store.used(org, MONTH)).toBe(9);
+      expect(reads).toBe(3);
+    } finally {
+      vi.useRealTimers();
+      await store.close();
+      await other.close();
     }
   });
 });

@@ -1,9 +1,15 @@
+import type { PlanLimits } from "@gmi/contract";
 import { afterEach, describe, expect, it } from "vitest";
+import { manualClock } from "../src/clock.js";
 import { extraWithin, IDLE_FLUSHES } from "../src/domain/limits/lease.js";
+import { meter } from "../src/domain/limits/meter.js";
 import type { LimiterStore, WindowCheck } from "../src/domain/limits/store.js";
 import { memoryLimiterStore } from "../src/domain/limits/store.js";
+import { memoryUsageStore } from "../src/domain/limits/usage.js";
 import type { LeasedLimiter } from "../src/domain/limits/window-leases.js";
 import { leasedLimiterStore } from "../src/domain/limits/window-leases.js";
+import { billingMonth, rateWindows } from "../src/domain/limits/windows.js";
+import { ApiError } from "../src/errors.js";
 
 // 10:00:30 UTC: the minute window ends at 10:01:00, the day window at midnight.
 const NOW = Date.UTC(2026, 5, 15, 10, 0, 30);
@@ -18,13 +24,16 @@ const windowsOf = (perMinute: number, perDay = 1_000_000, minuteEnds = MINUTE_EN
 /** The shared store (Redis in production), counting the calls that reach it. */
 const countedShared = () => {
   const store = memoryLimiterStore();
-  const calls = { consume: 0, refund: 0 };
+  const calls = { consume: 0, refund: 0, peek: 0 };
   const shared: LimiterStore = {
     consume: (...args) => {
       calls.consume += 1;
       return store.consume(...args);
     },
-    peek: (windows, now) => store.peek(windows, now),
+    peek: (windows, now) => {
+      calls.peek += 1;
+      return store.peek(windows, now);
+    },
     refund: (windows, cost) => {
       calls.refund += 1;
       return store.refund(windows, cost);
@@ -53,6 +62,16 @@ const drain = async (limiter: LimiterStore, windows: WindowCheck[], cost = 1) =>
   let admitted = 0;
   while ((await limiter.consume(windows, cost, clock)).admitted) admitted += cost;
   return admitted;
+};
+
+/** A server with one organization that sent a request in the interval just ended: its next charge leases. */
+const busyOrganization = async (perMinute: number) => {
+  const counted = countedShared();
+  const limiter = server(counted.shared);
+  const windows = windowsOf(perMinute);
+  await limiter.consume(windows, 1, clock);
+  await limiter.flush();
+  return { ...counted, limiter, windows };
 };
 
 describe("the lease rule", () => {
@@ -89,16 +108,15 @@ describe("rate-window leases", () => {
     expect(first).toEqual({ admitted: true, counts: [11, 11], granted: 0 });
     for (let i = 0; i < 93; i++) await limiter.consume(windows, 1, clock);
     expect(calls.consume).toBe(11);
+    // The headers of a free request (/me) from the lease too.
+    expect(await limiter.peek(windows, clock)).toEqual([104, 104]);
+    expect(calls.peek).toBe(0);
     expect(await limiter.consume(windows, 1, clock)).toMatchObject({ admitted: true, counts: [105, 105] });
     expect(calls.consume).toBe(12);
   });
 
   it("one server refuses exactly at the limit, with the headers of a spent window", async () => {
-    const { shared, counts } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(1_000);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows, counts } = await busyOrganization(1_000);
     expect((await drain(limiter, windows)) + 1).toBe(1_000);
     expect(await limiter.consume(windows, 1, clock)).toEqual({
       admitted: false,
@@ -109,11 +127,7 @@ describe("rate-window leases", () => {
   });
 
   it("a cost larger than the lease holds spends the lease first: refused only if the window cannot take it", async () => {
-    const { shared } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(400);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows } = await busyOrganization(400);
     await limiter.consume(windows, 1, clock); // reserves 12 ahead: 398 / 32
     expect(await drain(limiter, windows, 50)).toBe(350);
     // 48 left: a batch of 48 fits exactly, one more unit does not.
@@ -145,11 +159,7 @@ describe("rate-window leases", () => {
   });
 
   it("requests arriving together wait for one reservation; at the limit each is decided on its own", async () => {
-    const { shared, calls } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(2_000);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows, calls } = await busyOrganization(2_000);
     const before = calls.consume;
     const results = await Promise.all(Array.from({ length: 20 }, () => limiter.consume(windows, 1, clock)));
     expect(results.every((r) => r.admitted)).toBe(true);
@@ -164,11 +174,7 @@ describe("rate-window leases", () => {
   });
 
   it("an organization idle for IDLE_FLUSHES intervals in a row gets its unspent units back", async () => {
-    const { shared, counts } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(3_000);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows, counts } = await busyOrganization(3_000);
     await limiter.consume(windows, 1, clock);
     expect(await counts(windows)).toEqual([2 + 93, 2 + 93]);
     await limiter.flush(); // an interval with requests: kept
@@ -180,15 +186,11 @@ describe("rate-window leases", () => {
   });
 
   it("when the minute ends, the unspent units go back to the day window", async () => {
-    const { shared, counts } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(3_000);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows, counts } = await busyOrganization(3_000);
     await limiter.consume(windows, 1, clock);
     clock = MINUTE_ENDS + 1;
     await limiter.flush();
-    const [, day] = await shared.peek(windows, NOW);
+    const [, day] = await counts(windows);
     expect(day).toBe(2);
     // The next minute starts a lease of its own.
     const next = windowsOf(3_000, 1_000_000, MINUTE_ENDS + 60_000);
@@ -197,11 +199,7 @@ describe("rate-window leases", () => {
   });
 
   it("a refund (a request the monthly quota refused) goes back into the lease; close gives everything back", async () => {
-    const { shared, calls, counts } = countedShared();
-    const limiter = server(shared);
-    const windows = windowsOf(3_000);
-    await limiter.consume(windows, 1, clock);
-    await limiter.flush();
+    const { limiter, windows, calls, counts } = await busyOrganization(3_000);
     await limiter.consume(windows, 5, clock);
     const reserved = await counts(windows);
     await limiter.refund(windows, 5);
@@ -211,5 +209,55 @@ describe("rate-window leases", () => {
     opened.splice(opened.indexOf(limiter), 1);
     await limiter.close();
     expect(await counts(windows)).toEqual([1, 1]);
+  });
+});
+
+describe("meter from leases", () => {
+  const plan: PlanLimits = {
+    slug: "enterprise",
+    name: "Test",
+    rate_limit_per_minute: 3_000,
+    rate_limit_per_day: 1_000_000,
+    monthly_quota: null,
+    max_batch_size: 10,
+    max_page_size: 25,
+    overage: false,
+  };
+  /** A usage store that holds every unmetered unit in memory, as the PostgreSQL one buffers them. */
+  const usage = () => {
+    const store = memoryUsageStore();
+    return Object.assign(store, {
+      consumeHeld: (org: number, month: string, cost: number, quota: number | null) => {
+        if (quota !== null) return false;
+        void store.consume(org, month, cost, quota);
+        return true;
+      },
+    });
+  };
+
+  it("a charge held in memory is a plain value; one that must ask a store is a promise", async () => {
+    const { shared } = countedShared();
+    const deps = { limiter: server(shared), usage: usage(), clock: manualClock(NOW) };
+    const first = meter(deps, 7, plan, 1);
+    expect(first).toBeInstanceOf(Promise);
+    await first;
+    await deps.limiter.flush();
+    expect(await meter(deps, 7, plan, 1)).toEqual({ limit: 3_000, remaining: 2_998, reset: 30 });
+    expect(meter(deps, 7, plan, 1)).toEqual({ limit: 3_000, remaining: 2_997, reset: 30 });
+    expect(await deps.usage.used(7, billingMonth(NOW))).toBe(3);
+  });
+
+  it("a quota refusal after windows paid from the lease gives the units back to the lease", async () => {
+    const { shared, calls } = countedShared();
+    const deps = { limiter: server(shared), usage: usage(), clock: manualClock(NOW) };
+    const capped = { ...plan, monthly_quota: 3 };
+    await meter(deps, 7, capped, 1);
+    await deps.limiter.flush();
+    await meter(deps, 7, capped, 2);
+    const refused = await Promise.resolve(meter(deps, 7, capped, 1)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).toBody().error.code).toBe("quota_exceeded");
+    expect(calls.refund).toBe(0);
+    expect(await deps.limiter.peek(rateWindows(7, capped, NOW), NOW)).toEqual([3, 3]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Lease } from "../domain/limits/lease.js";
 import { IDLE_FLUSHES, LEASE_DIVISOR, leaseTarget } from "../domain/limits/lease.js";
 import type { UsageStore } from "../domain/limits/usage.js";
+import { billingMonth, monthStartsAt } from "../domain/limits/windows.js";
 import type { Sql } from "./sql.js";
 import { prepared } from "./sql.js";
 
@@ -39,6 +40,11 @@ const split = (key: string): { org: number; month: string } => {
  * of seconds at most instead of a write per request. Its first requests, and every request near the
  * cap, are counted one by one. Uncapped charges (Enterprise, and Pro whose overage is billed) are buffered in memory
  * and added every `flushMs` in one statement. What a crash can lose: docs/operations.md.
+ *
+ * `used` (GET /me) reads the row at most once per `flushMs` per organization-month while this
+ * server does not write it: the row is the sum of every server's flushes and reservations, and
+ * another server's requests reach it only at its next flush anyway. Any write of this server to
+ * the row, begun or ended, makes the next read go to the row, so on one server `used` is exact.
  */
 export const pgUsageStore = (
   sql: Sql,
@@ -49,6 +55,13 @@ export const pgUsageStore = (
   /** Leased units to give back (kept across failed flushes until written). */
   let unspent = new Map<string, number>();
   const leases = new Map<string, Lease>();
+  /** Writes of this server to each row, counted as they begin and as they end. */
+  const writes = new Map<string, number>();
+  /** The last read of each row, valid while no write of this server to it began or ended since. */
+  const rows = new Map<string, { used: number; writes: number; readAt: number }>();
+  const wrote = (keys: Iterable<string>) => {
+    for (const k of keys) writes.set(k, (writes.get(k) ?? 0) + 1);
+  };
 
   const write = async (statement: string, entries: Entry[]) =>
     sql.query(statement, [entries.map((e) => e.org), entries.map((e) => e.month), entries.map((e) => e.n)]);
@@ -58,7 +71,20 @@ export const pgUsageStore = (
     for (const [k, n] of from) into.set(k, (into.get(k) ?? 0) + n);
   };
 
+  /** Reads older than an interval are of no use; write counts are kept for this month and the last. */
+  const forgetOldRows = () => {
+    const now = Date.now();
+    for (const [k, row] of rows) if (now - row.readAt >= options.flushMs) rows.delete(k);
+    const current = billingMonth(now);
+    const previous = billingMonth(monthStartsAt(now) - 1);
+    for (const k of writes.keys()) {
+      const { month } = split(k);
+      if (month !== current && month !== previous) writes.delete(k);
+    }
+  };
+
   const flush = async () => {
+    forgetOldRows();
     // The lease of an organization idle for IDLE_FLUSHES whole intervals ends: its unspent units go back.
     for (const [k, lease] of leases) {
       if (lease.spent === 0 && !lease.pending) {
@@ -77,6 +103,8 @@ export const pgUsageStore = (
     const released = unspent;
     pending = new Map();
     unspent = new Map();
+    const touched = [...added.keys(), ...released.keys()];
+    wrote(touched);
     try {
       if (added.size > 0) {
         await write(
@@ -105,6 +133,8 @@ export const pgUsageStore = (
       // Until given back they count as used: the safe side of a hard cap.
       putBack(unspent, released);
       throw error;
+    } finally {
+      wrote(touched);
     }
   };
 
@@ -121,6 +151,19 @@ export const pgUsageStore = (
     return Number(result.rows[0]?.used ?? 0);
   };
 
+  /** The row's count, read at most once per flushMs while this server does not write it. */
+  const storedRecently = async (org: number, month: string) => {
+    const k = keyOf(org, month);
+    const before = writes.get(k) ?? 0;
+    const now = Date.now();
+    const known = rows.get(k);
+    if (known && known.writes === before && now - known.readAt < options.flushMs) return known.used;
+    const used = await stored(org, month);
+    if ((writes.get(k) ?? 0) === before) rows.set(k, { used, writes: before, readAt: now });
+    else rows.delete(k);
+    return used;
+  };
+
   /** One reservation for `lease`: adds the granted units to it, or says the quota refused `need`. */
   const reserve = async (
     org: number,
@@ -133,19 +176,40 @@ export const pgUsageStore = (
       sql.query<{ before: string; granted: string | null }>(
         prepared(RESERVE, [org, month, need, quota, leaseTarget(lease.recent)]),
       );
-    let result = await run();
-    if (result.rows.length === 0) {
-      await sql.query(
-        "INSERT INTO usage_months (organization_id, month, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING",
-        [org, month],
-      );
+    const k = [keyOf(org, month)];
+    wrote(k);
+    let result: Awaited<ReturnType<typeof run>>;
+    try {
       result = await run();
+      if (result.rows.length === 0) {
+        await sql.query(
+          "INSERT INTO usage_months (organization_id, month, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING",
+          [org, month],
+        );
+        result = await run();
+      }
+    } finally {
+      wrote(k);
     }
     const row = result.rows[0];
     if (!row) throw new Error("usage row missing after insert");
     if (row.granted === null) return { refused: Number(row.before) };
     lease.left += Number(row.granted);
     return { refused: null };
+  };
+
+  /** Spends `cost` from the lease if it holds that much. */
+  const spend = (lease: Lease | undefined, cost: number): boolean => {
+    if (!lease || lease.left < cost) return false;
+    lease.left -= cost;
+    lease.spent += cost;
+    return true;
+  };
+
+  /** Uncapped units are added in memory and written at the next flush. */
+  const buffer = (org: number, month: string, cost: number) => {
+    const k = keyOf(org, month);
+    pending.set(k, (pending.get(k) ?? 0) + cost);
   };
 
   const consumeCapped = async (org: number, month: string, cost: number, quota: number) => {
@@ -156,11 +220,7 @@ export const pgUsageStore = (
       leases.set(k, lease);
     }
     for (;;) {
-      if (lease.left >= cost) {
-        lease.left -= cost;
-        lease.spent += cost;
-        return { admitted: true, used: null };
-      }
+      if (spend(lease, cost)) return { admitted: true, used: null };
       if (lease.pending) {
         await lease.pending;
         continue;
@@ -184,17 +244,22 @@ export const pgUsageStore = (
   return {
     async consume(org, month, cost, quota) {
       if (quota === null) {
-        pending.set(keyOf(org, month), (pending.get(keyOf(org, month)) ?? 0) + cost);
+        buffer(org, month, cost);
         return { admitted: true, used: null };
       }
       if (cost > quota) return { admitted: false, used: await stored(org, month) };
       return consumeCapped(org, month, cost, quota);
     },
+    consumeHeld(org, month, cost, quota) {
+      if (quota !== null) return spend(leases.get(keyOf(org, month)), cost);
+      buffer(org, month, cost);
+      return true;
+    },
     async used(org, month) {
       const k = keyOf(org, month);
       // Leased units count as used in the row until spent or given back; this server's are not spent.
       return (
-        (await stored(org, month)) +
+        (await storedRecently(org, month)) +
         (pending.get(k) ?? 0) -
         (leases.get(k)?.left ?? 0) -
         (unspent.get(k) ?? 0)

@@ -12,7 +12,7 @@ import { billingMonth, monthResetsAt, rateWindows } from "./windows.js";
 const start = Date.UTC(2026, 1, 28, 23, 59, 30);
 const tiny = { ...PLANS.free, rate_limit_per_minute: 3, rate_limit_per_day: 5, monthly_quota: 4 };
 
-const rejection = async (promise: Promise<unknown>) => {
+const rejection = async (promise: unknown) => {
   try {
     await promise;
   } catch (error) {

@@ -85,20 +85,18 @@ export const meterRateWindows = async (
 ): Promise<RateLimitState> => (await chargeWindows(deps, organizationId, plan, cost)).state;
 
 /**
- * Charges `cost` units to an organization: the minute and day windows first (one atomic call),
- * then the monthly quota. Rate windows come first because bursts are the common rejection and
- * cost no database write; a monthly refusal (rare) refunds the windows, so a rejected request
- * costs nothing anywhere. Throws 429 or 402 with Retry-After; returns the headers to send.
+ * The monthly half of a charge whose windows are paid: throws 402 (the windows refunded, so a
+ * refused request costs nothing anywhere) when a hard cap would be passed.
  */
-export const meter = async (
+const chargeMonth = async (
   deps: MeterDeps,
   organizationId: number,
   plan: PlanLimits,
   cost: number,
+  charged: { now: number; windows: RateWindow[]; minute: RateWindow; state: RateLimitState },
 ): Promise<RateLimitState> => {
-  const { now, windows, minute, state } = await chargeWindows(deps, organizationId, plan, cost);
-  // Overage plans (Pro) are billed past the quota, so they are never refused here.
-  const quota = plan.overage ? null : plan.monthly_quota;
+  const { now, windows, minute, state } = charged;
+  const quota = monthlyCap(plan);
   const month = await deps.usage.consume(organizationId, billingMonth(now), cost, quota);
   if (!month.admitted && quota !== null) {
     await deps.limiter.refund(windows, cost);
@@ -112,4 +110,39 @@ export const meter = async (
     );
   }
   return state;
+};
+
+/** The quota a charge may not pass: none for overage plans (Pro), billed past it, and unmetered ones. */
+const monthlyCap = (plan: PlanLimits): number | null => (plan.overage ? null : plan.monthly_quota);
+
+/**
+ * Charges `cost` units to an organization: the minute and day windows first (one atomic call),
+ * then the monthly quota. Rate windows come first because bursts are the common rejection and
+ * cost no database write; a monthly refusal (rare) refunds the windows, so a rejected request
+ * costs nothing anywhere. Throws (rejects) 429 or 402 with Retry-After; gives the headers to send.
+ *
+ * Decided from memory when both stores hold the units (leases, buffered usage: `consumeHeld`), the
+ * state is returned as a plain value: no promise and no turn of the microtask queue for the common
+ * request of a busy organization. Otherwise a promise.
+ */
+export const meter = (
+  deps: MeterDeps,
+  organizationId: number,
+  plan: PlanLimits,
+  cost: number,
+): RateLimitState | Promise<RateLimitState> => {
+  const now = deps.clock.now();
+  const windows = rateWindows(organizationId, plan, now);
+  const held = deps.limiter.consumeHeld?.(windows, cost) ?? null;
+  if (held === null) {
+    return chargeWindows(deps, organizationId, plan, cost).then((charged) =>
+      chargeMonth(deps, organizationId, plan, cost, charged),
+    );
+  }
+  const [minute] = windows;
+  if (!minute) throw new Error("no minute window");
+  const state = stateOf(minute, held.counts[0] ?? 0, now);
+  const month = billingMonth(now);
+  if (deps.usage.consumeHeld?.(organizationId, month, cost, monthlyCap(plan))) return state;
+  return chargeMonth(deps, organizationId, plan, cost, { now, windows, minute, state });
 };

@@ -23,6 +23,11 @@ export interface LimiterStore {
    * many. A lease for window-leases.ts, decided in the same atomic step as the request.
    */
   consume(windows: WindowCheck[], cost: number, now: number, extraUpTo?: number): Promise<ConsumeResult>;
+  /**
+   * Charges `cost` from units this process already holds for the windows (a lease), at once: the
+   * result (always admitted), or null when `consume` must decide. Stores that hold nothing omit it.
+   */
+  consumeHeld?(windows: WindowCheck[], cost: number): ConsumeResult | null;
   /** Each window's current count, charging nothing (the headers of a free or refused request). */
   peek(windows: WindowCheck[], now: number): Promise<number[]>;
   /** Gives back units of an admitted request that a later check (the monthly quota) refused. */

@@ -12,6 +12,11 @@ export interface UsageStore {
     cost: number,
     quota: number | null,
   ): Promise<{ admitted: boolean; used: number | null }>;
+  /**
+   * Charges `cost` from memory at once (units buffered, or held in a lease): true, or false when
+   * `consume` must decide. Stores that decide nothing in memory omit it.
+   */
+  consumeHeld?(organizationId: number, month: string, cost: number, quota: number | null): boolean;
   used(organizationId: number, month: string): Promise<number>;
   /** Writes buffered charges. */
   flush(): Promise<void>;

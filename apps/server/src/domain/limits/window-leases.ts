@@ -79,6 +79,17 @@ export const leasedLimiterStore = (
     return answer;
   };
 
+  /** Busy in the last interval and still given units ahead: its requests are charged from the lease. */
+  const leasing = (lease: WindowLease) => lease.granting && leaseTarget(lease.recent) > 0;
+
+  /** Spends `cost` from the lease if it holds that much. */
+  const spend = (lease: WindowLease | undefined, cost: number): ConsumeResult | null => {
+    if (!lease || lease.left < cost) return null;
+    lease.left -= cost;
+    lease.spent += cost;
+    return { admitted: true, counts: seen(lease.counts, lease.left), granted: 0 };
+  };
+
   const consume = async (windows: WindowCheck[], cost: number, at: number): Promise<ConsumeResult> => {
     const key = keyOf(windows);
     let lease = leases.get(key);
@@ -87,11 +98,8 @@ export const leasedLimiterStore = (
       leases.set(key, lease);
     }
     for (;;) {
-      if (lease.left >= cost) {
-        lease.left -= cost;
-        lease.spent += cost;
-        return { admitted: true, counts: seen(lease.counts, lease.left), granted: 0 };
-      }
+      const spent = spend(lease, cost);
+      if (spent) return spent;
       if (lease.pending) {
         const { need, answer } = lease.pending;
         const answered = await answer;
@@ -102,7 +110,7 @@ export const leasedLimiterStore = (
         }
         continue;
       }
-      if (lease.left === 0 && (!lease.granting || leaseTarget(lease.recent) === 0)) {
+      if (lease.left === 0 && !leasing(lease)) {
         // Not busy in the last interval, or near a limit: decided by the shared store alone.
         const result = await shared.consume(windows, cost, at);
         if (result.admitted) {
@@ -149,9 +157,14 @@ export const leasedLimiterStore = (
 
   return {
     consume: (windows, cost, at) => consume(windows, cost, at),
+    consumeHeld: (windows, cost) => spend(leases.get(keyOf(windows)), cost),
     async peek(windows, at) {
+      // A busy organization's windows as this server last saw them, as a charge would report them
+      // (the headers of `/me`): no Redis call for what the lease already says.
+      const lease = leases.get(keyOf(windows));
+      if (lease && leasing(lease) && lease.counts.length > 0) return seen(lease.counts, lease.left);
       const counts = await shared.peek(windows, at);
-      return seen(counts, leases.get(keyOf(windows))?.left ?? 0);
+      return seen(counts, lease?.left ?? 0);
     },
     async refund(windows, cost) {
       // Units of an admitted request that the quota refused: back into the lease they came from.

@@ -48,6 +48,12 @@ export const billingMonth = (now: number): string => {
   return known.month;
 };
 
+/** When the billing month of `now` began: 00:00 UTC on its first day. */
+export const monthStartsAt = (now: number): number => {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+};
+
 /** When the billing month of `now` ends: 00:00 UTC on the first day of the next month. */
 export const monthResetsAt = (now: number): number => {
   const d = new Date(now);
