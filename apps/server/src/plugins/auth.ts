@@ -75,7 +75,8 @@ export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, { 
       }
       lookup(hash)
         .then((record) => admit(request, entry, record))
-        .then(() => done(), done);
+        .then(() => done())
+        .catch(done);
     };
     appendHook(route, "onRequest", authenticate);
   });

@@ -28,7 +28,8 @@ export const earlyAnswersPlugin = globalPlugin<{ answers: ResponseCache; routes:
       const kept = answers.early(request);
       if (kept === null) return done();
       if (typeof kept === "string") return send(reply, kept);
-      kept.then((json) => (json === null ? done() : send(reply, json)), done);
+      // What fails here reaches the error handler, as a rejected async hook's error would.
+      kept.then((json) => (json === null ? done() : send(reply, json))).catch(done);
     };
     app.addHook("onRoute", (route) => {
       if (route.method !== "GET" && route.method !== "HEAD") return;
