@@ -8,7 +8,7 @@ type Slot<V> = { value: V; weight: number; used: boolean };
  * Eviction is second chance (CLOCK) rather than strict LRU: a get only marks its entry, and the
  * eviction walk from the oldest end moves marked entries to the young end (unmarked) and removes
  * unmarked ones. Strict LRU re-inserted the entry on every get, and that delete + set was the
- * map's whole cost on the hot path of cached answers (2% of the server's CPU in bench:traffic).
+ * map's whole cost on the hot path of cached answers (2% of the server's CPU profile, bench:traffic).
  * Each move clears a mark that a get set, so the walk never costs more than re-inserting on every
  * get did; it comes in bursts instead (one set may move every marked entry once).
  */
