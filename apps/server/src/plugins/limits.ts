@@ -13,6 +13,12 @@ import { appendHook, contractEntryOf } from "./route-hooks.js";
  * stops a client from hammering for free with bad parameters. Batch routes are charged by their
  * admission (plugins/batch-admission.ts), one unit per element once the key is settled.
  */
+/** The organization a response is about: the authenticated one, or the one of a valid key refused with a 403. */
+const accountOf = (request: FastifyRequest) =>
+  request.auth
+    ? { organizationId: request.auth.organization.id, plan: request.auth.plan }
+    : request.refusedAccount;
+
 export const limitsPlugin = globalPlugin<MeterDeps & { routes: Map<string, RouteEntry> }>(
   "limits",
   async (app, { routes, ...deps }) => {
@@ -35,11 +41,7 @@ export const limitsPlugin = globalPlugin<MeterDeps & { routes: Map<string, Route
     // A callback, not an async function: nearly every response already has its headers, and an
     // async hook costs each of them a promise and a turn of the microtask queue.
     app.addHook("onSend", (request, reply, payload, done) => {
-      const account = reply.hasHeader("x-ratelimit-limit")
-        ? null
-        : request.auth
-          ? { organizationId: request.auth.organization.id, plan: request.auth.plan }
-          : request.refusedAccount;
+      const account = reply.hasHeader("x-ratelimit-limit") ? null : accountOf(request);
       if (!account) return done(null, payload);
       peekRateLimit(deps, account.organizationId, account.plan).then(
         (state) => {

@@ -38,24 +38,27 @@ export const peekRateLimit = async (
   organizationId: number,
   plan: PlanLimits,
 ): Promise<RateLimitState> => {
-  const now = deps.clock.now();
-  const windows = rateWindows(organizationId, plan, now);
-  const [minute] = windows;
-  if (!minute) throw new Error("no minute window");
+  const { now, minute } = windowsNow(deps, organizationId, plan);
   const [count = 0] = await deps.limiter.peek([minute], now);
   return stateOf(minute, count, now);
 };
 
-const chargeWindows = async (
-  deps: Pick<MeterDeps, "limiter" | "clock">,
-  organizationId: number,
-  plan: PlanLimits,
-  cost: number,
-) => {
+/** An organization's windows at the clock's instant, computed once per charge. */
+type WindowsNow = { now: number; windows: RateWindow[]; minute: RateWindow };
+
+const windowsNow = (deps: Pick<MeterDeps, "clock">, organizationId: number, plan: PlanLimits): WindowsNow => {
   const now = deps.clock.now();
   const windows = rateWindows(organizationId, plan, now);
   const [minute] = windows;
   if (!minute) throw new Error("no minute window");
+  return { now, windows, minute };
+};
+
+const chargeWindows = async (
+  deps: Pick<MeterDeps, "limiter">,
+  { now, windows, minute }: WindowsNow,
+  cost: number,
+) => {
   const result = await deps.limiter.consume(windows, cost, now);
   const state = stateOf(minute, result.counts[0] ?? 0, now);
   if (!result.admitted) {
@@ -82,7 +85,7 @@ export const meterRateWindows = async (
   organizationId: number,
   plan: PlanLimits,
   cost: number,
-): Promise<RateLimitState> => (await chargeWindows(deps, organizationId, plan, cost)).state;
+): Promise<RateLimitState> => (await chargeWindows(deps, windowsNow(deps, organizationId, plan), cost)).state;
 
 /**
  * The monthly half of a charge whose windows are paid: throws 402 (the windows refunded, so a
@@ -93,7 +96,7 @@ const chargeMonth = async (
   organizationId: number,
   plan: PlanLimits,
   cost: number,
-  charged: { now: number; windows: RateWindow[]; minute: RateWindow; state: RateLimitState },
+  charged: WindowsNow & { state: RateLimitState },
 ): Promise<RateLimitState> => {
   const { now, windows, minute, state } = charged;
   const quota = monthlyCap(plan);
@@ -131,18 +134,14 @@ export const meter = (
   plan: PlanLimits,
   cost: number,
 ): RateLimitState | Promise<RateLimitState> => {
-  const now = deps.clock.now();
-  const windows = rateWindows(organizationId, plan, now);
-  const held = deps.limiter.consumeHeld?.(windows, cost) ?? null;
+  const at = windowsNow(deps, organizationId, plan);
+  const held = deps.limiter.consumeHeld?.(at.windows, cost) ?? null;
   if (held === null) {
-    return chargeWindows(deps, organizationId, plan, cost).then((charged) =>
+    return chargeWindows(deps, at, cost).then((charged) =>
       chargeMonth(deps, organizationId, plan, cost, charged),
     );
   }
-  const [minute] = windows;
-  if (!minute) throw new Error("no minute window");
-  const state = stateOf(minute, held.counts[0] ?? 0, now);
-  const month = billingMonth(now);
-  if (deps.usage.consumeHeld?.(organizationId, month, cost, monthlyCap(plan))) return state;
-  return chargeMonth(deps, organizationId, plan, cost, { now, windows, minute, state });
+  const state = stateOf(at.minute, held.counts[0] ?? 0, at.now);
+  if (deps.usage.consumeHeld?.(organizationId, billingMonth(at.now), cost, monthlyCap(plan))) return state;
+  return chargeMonth(deps, organizationId, plan, cost, { ...at, state });
 };
