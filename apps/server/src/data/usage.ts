@@ -59,8 +59,17 @@ export const pgUsageStore = (
   const writes = new Map<string, number>();
   /** The last read of each row, valid while no write of this server to it began or ended since. */
   const rows = new Map<string, { used: number; writes: number; readAt: number }>();
-  const wrote = (keys: Iterable<string>) => {
-    for (const k of keys) writes.set(k, (writes.get(k) ?? 0) + 1);
+  /** Runs a write of this server to the rows of `keys`, counted as it begins and as it ends. */
+  const writing = async <T>(keys: string[], work: () => Promise<T>): Promise<T> => {
+    const count = () => {
+      for (const k of keys) writes.set(k, (writes.get(k) ?? 0) + 1);
+    };
+    count();
+    try {
+      return await work();
+    } finally {
+      count();
+    }
   };
 
   const write = async (statement: string, entries: Entry[]) =>
@@ -103,39 +112,37 @@ export const pgUsageStore = (
     const released = unspent;
     pending = new Map();
     unspent = new Map();
-    const touched = [...added.keys(), ...released.keys()];
-    wrote(touched);
-    try {
-      if (added.size > 0) {
-        await write(
-          `INSERT INTO usage_months (organization_id, month, used)
-           SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[])
-           ON CONFLICT (organization_id, month) DO UPDATE SET used = usage_months.used + EXCLUDED.used`,
-          entriesOf(added),
-        );
+    await writing([...added.keys(), ...released.keys()], async () => {
+      try {
+        if (added.size > 0) {
+          await write(
+            `INSERT INTO usage_months (organization_id, month, used)
+             SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[])
+             ON CONFLICT (organization_id, month) DO UPDATE SET used = usage_months.used + EXCLUDED.used`,
+            entriesOf(added),
+          );
+        }
+      } catch (error) {
+        // Put the counts back: they are retried at the next flush rather than lost.
+        putBack(pending, added);
+        putBack(unspent, released);
+        throw error;
       }
-    } catch (error) {
-      // Put the counts back: they are retried at the next flush rather than lost.
-      putBack(pending, added);
-      putBack(unspent, released);
-      throw error;
-    }
-    try {
-      if (released.size > 0) {
-        await write(
-          `UPDATE usage_months u SET used = u.used - r.n
-           FROM unnest($1::int[], $2::text[], $3::bigint[]) AS r(org, month, n)
-           WHERE u.organization_id = r.org AND u.month = r.month`,
-          entriesOf(released),
-        );
+      try {
+        if (released.size > 0) {
+          await write(
+            `UPDATE usage_months u SET used = u.used - r.n
+             FROM unnest($1::int[], $2::text[], $3::bigint[]) AS r(org, month, n)
+             WHERE u.organization_id = r.org AND u.month = r.month`,
+            entriesOf(released),
+          );
+        }
+      } catch (error) {
+        // Until given back they count as used: the safe side of a hard cap.
+        putBack(unspent, released);
+        throw error;
       }
-    } catch (error) {
-      // Until given back they count as used: the safe side of a hard cap.
-      putBack(unspent, released);
-      throw error;
-    } finally {
-      wrote(touched);
-    }
+    });
   };
 
   const timer = setInterval(() => {
@@ -176,21 +183,15 @@ export const pgUsageStore = (
       sql.query<{ before: string; granted: string | null }>(
         prepared(RESERVE, [org, month, need, quota, leaseTarget(lease.recent)]),
       );
-    const k = [keyOf(org, month)];
-    wrote(k);
-    let result: Awaited<ReturnType<typeof run>>;
-    try {
-      result = await run();
-      if (result.rows.length === 0) {
-        await sql.query(
-          "INSERT INTO usage_months (organization_id, month, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING",
-          [org, month],
-        );
-        result = await run();
-      }
-    } finally {
-      wrote(k);
-    }
+    const result = await writing([keyOf(org, month)], async () => {
+      const first = await run();
+      if (first.rows.length > 0) return first;
+      await sql.query(
+        "INSERT INTO usage_months (organization_id, month, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING",
+        [org, month],
+      );
+      return run();
+    });
     const row = result.rows[0];
     if (!row) throw new Error("usage row missing after insert");
     if (row.granted === null) return { refused: Number(row.before) };
