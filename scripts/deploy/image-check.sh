@@ -172,6 +172,13 @@ mapfile -t redis_command < <(compose command redis)
 start redis --network-alias redis "${entry[@]}" "$standin" standin redis "${redis_command[@]}"
 wait_healthy postgres
 wait_healthy redis
+# The servers and `gmi` reach the services by their compose names through /etc/hosts, not the
+# network's DNS: aardvark-dns 1.4 (Debian's, with podman 4.3) tears its listener down and sets it up
+# again each time a container joins the network, and a lookup that falls in that gap waits out
+# glibc's 5 s timeout (containers/aardvark-dns#389). A new PostgreSQL connection of a replica made
+# while the proxy started did, and the smoke got a 503 (pool connect timeout) from both replicas.
+ip_of() { podman inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$prefix-$1"; }
+services=(--add-host "postgres:$(ip_of postgres)" --add-host "redis:$(ip_of redis)")
 
 # --- 3. the image on its own ---------------------------------------------------------------------
 server_env="$(env_file server)"
@@ -180,7 +187,7 @@ single_port="$(free_port)"
 single_base="http://127.0.0.1:$single_port"
 # Exactly as an operator runs it: read-only root (podman would otherwise add tmpfs on /tmp and /run,
 # Docker does not), configuration by environment only.
-image_run=(--read-only --read-only-tmpfs=false --env-file "$server_env"
+image_run=("${services[@]}" --read-only --read-only-tmpfs=false --env-file "$server_env"
   -e "DATABASE_URL=postgres://gmi:$POSTGRES_PASSWORD@postgres:5432/gmi_single" -e "PUBLIC_BASE_URL=$single_base")
 gmi_single() { podman run --rm -i --network "$network" "${limits[@]}" "${image_run[@]}" "$image" gmi "$@"; }
 
@@ -331,15 +338,15 @@ say "compose.yaml: migrate, data through the migrate service, $(compose replicas
 migrate_env="$(env_file migrate)"
 mapfile -t migrate_command < <(compose command migrate)
 [ "${migrate_command[*]}" = "gmi migrate" ] || fail "compose's migrate service runs ${migrate_command[*]}"
-gmi_compose() { podman run --rm -i --network "$network" "${limits[@]}" --read-only --read-only-tmpfs=false --env-file "$migrate_env" "$image" gmi "$@"; }
+gmi_compose() { podman run --rm -i --network "$network" "${limits[@]}" "${services[@]}" --read-only --read-only-tmpfs=false --env-file "$migrate_env" "$image" gmi "$@"; }
 load_data gmi_compose
 
 replicas="$(compose replicas server)"
 starts=("$single_ms")
 for i in $(seq 1 "$replicas"); do
   start_ms=$(now_ms)
-  start "server-$i" --network-alias server --read-only --read-only-tmpfs=false --env-file "$server_env" "$image"
-  ip="$(podman inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$prefix-server-$i")"
+  start "server-$i" --network-alias server "${services[@]}" --read-only --read-only-tmpfs=false --env-file "$server_env" "$image"
+  ip="$(ip_of "server-$i")"
   ms="$(first_200 "http://$ip:3000/healthz" "$start_ms")" || fail "replica $i never answered"
   starts+=("$ms")
   podman healthcheck run "$prefix-server-$i" >/dev/null 2>&1 || fail "replica $i: HEALTHCHECK failed"
@@ -357,7 +364,7 @@ first_200 "$proxy_base/healthz" "$(now_ms)" >/dev/null || fail "the proxy never 
 smoke "$proxy_base"
 expect "$proxy_base" 404 /metrics
 for i in $(seq 1 "$replicas"); do
-  metrics_of "http://$(podman inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$prefix-server-$i"):3000" \
+  metrics_of "http://$(ip_of "server-$i"):3000" \
     gmi_db_pool_connections
 done
 for i in $(seq 1 "$replicas"); do
