@@ -7,7 +7,7 @@ import { systemClock } from "./clock.js";
 import type { Config } from "./config.js";
 import { readDataVersion, trackVersion } from "./data/data-version.js";
 import { findKeyByHash, findKeysByHash } from "./data/keys.js";
-import type { Sql } from "./data/sql.js";
+import { type Sql, withReadTimeout } from "./data/sql.js";
 import type { KeyLookup } from "./domain/auth/key-cache.js";
 import { cachedKeyLookup } from "./domain/auth/key-cache.js";
 import { buildRouteTable } from "./domain/auth/scope-table.js";
@@ -48,6 +48,8 @@ export type AppDeps = {
   keyLookup?: KeyLookup;
   /** Defaults to "database answers SELECT 1". */
   readiness?: ReadinessCheck[];
+  /** How long the reads of a request wait for PostgreSQL (withReadTimeout); absent or 0: they wait. */
+  readTimeoutMs?: number;
   /** Defaults to a registry of this app's own, fed from `sql` (pool use, last rollup). */
   metrics?: Metrics;
 };
@@ -117,10 +119,12 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     },
   });
 
+  // The batch routes' idempotency records and the usage store write, so they keep `deps.sql`.
+  const reads = withReadTimeout(deps.sql, deps.readTimeoutMs ?? 0);
   const lookup =
     deps.keyLookup ??
-    cachedKeyLookup((hash) => findKeyByHash(deps.sql, hash), clock, config.authCacheTtlMs, {
-      lookupMany: (hashes) => findKeysByHash(deps.sql, hashes),
+    cachedKeyLookup((hash) => findKeyByHash(reads, hash), clock, config.authCacheTtlMs, {
+      lookupMany: (hashes) => findKeysByHash(reads, hashes),
       onError: (error) => deps.logger.warn({ err: error }, "api key read-ahead failed"),
     });
 
@@ -151,7 +155,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(docsPlugin);
   await app.register(dashboardPlugin, { dir: config.dashboardDir });
   // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
-  const version = trackVersion(() => readDataVersion(deps.sql), clock, 1_000);
+  const version = trackVersion(() => readDataVersion(reads), clock, 1_000);
   // Answers kept up to ten minutes while the data they are built from is unchanged (asked once a second).
   const responses = responseCache(clock, config.responseCacheTtlMs, {
     revalidation: {
@@ -165,7 +169,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   // Every read cache is built here, once, and shared by the routes (docs/architecture.md, Caches).
   await registerContractRoutes(app, {
     reads: readDeps({
-      sql: deps.sql,
+      sql: reads,
       clock,
       usage: deps.usage,
       config,

@@ -123,6 +123,11 @@ const EnvSchema = z.object({
    * and how often quota and rate-window leases are sized and idle ones given back (domain/limits/lease.ts).
    */
   USAGE_FLUSH_MS: int(50, 60_000).default(1_000),
+  /**
+   * How long a read waits for PostgreSQL before the request is answered 503 (data/sql.ts,
+   * withReadTimeout); 0: it waits. Writes always wait for their answer.
+   */
+  DATABASE_READ_TIMEOUT_MS: int(0, 600_000).default(5_000),
   DEMAND_INDEX_WEIGHTS: weights.default(
     [DEFAULT_DEMAND_WEIGHTS.intent, DEFAULT_DEMAND_WEIGHTS.reach, DEFAULT_DEMAND_WEIGHTS.watch].join(","),
   ),
@@ -153,6 +158,7 @@ export type Config = {
   bodyLimitBytes: number;
   authCacheTtlMs: number;
   usageFlushMs: number;
+  databaseReadTimeoutMs: number;
   catalogCacheTtlMs: number;
   responseCacheTtlMs: number;
   analytics: {
@@ -212,6 +218,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     usageFlushMs: e.USAGE_FLUSH_MS,
+    databaseReadTimeoutMs: e.DATABASE_READ_TIMEOUT_MS,
     catalogCacheTtlMs: e.CATALOG_CACHE_TTL_MS,
     responseCacheTtlMs: e.RESPONSE_CACHE_TTL_MS,
     analytics: {

@@ -127,7 +127,18 @@ const main = async () => {
   if (redis) readiness.push({ name: "redis", required: false, check: () => redis.ping() });
   // Built here rather than by the app, so that the rollup scheduler reports its runs to the same registry.
   const metrics = createMetrics(databaseMetricsSources(db.pool));
-  const app = await buildApp({ config, sql: db.pool, logger, limiter, usage, readiness, metrics });
+  const app = await buildApp({
+    config,
+    sql: db.pool,
+    logger,
+    limiter,
+    usage,
+    readiness,
+    metrics,
+    // The embedded database is one session shared with `gmi` commands: a read there waits its turn
+    // behind an import instead of failing (nor does it time out connecting: db/open.ts).
+    readTimeoutMs: db.embedded ? 0 : config.databaseReadTimeoutMs,
+  });
   const baseUrl = await listen(app, config);
   phaseDone("app_and_listen");
   const cpu = process.cpuUsage();

@@ -20,9 +20,12 @@ const UNAVAILABLE_CODES = new Set([
   "P1017", // Prisma: server closed the connection
 ]);
 
-/** node-postgres's own wording for a lost or never-made connection (these errors carry no code). */
+/**
+ * node-postgres's own wording for a lost or never-made connection, or a read left unanswered
+ * (query_timeout: data/sql.ts); these errors carry no code.
+ */
 const UNAVAILABLE_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|Can't reach database server|the database system is (starting up|shutting down)/i;
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection refused|Can't reach database server|the database system is (starting up|shutting down)/i;
 
 /**
  * Whether `error` (or an error it wraps: Prisma and the pool wrap the driver's) says the database

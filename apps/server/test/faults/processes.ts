@@ -128,10 +128,23 @@ export const startPostgres = async () => {
   const stop = async (mode: "fast" | "immediate" = "fast") => {
     await pgCtl("-m", mode, "-w", "stop").catch(() => {});
   };
+  const postmasterPid = () => Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  // The postmaster and its children (each session's backend among them), when frozen.
+  let frozen: number[] = [];
+  const signalAll = (pids: number[], signal: NodeJS.Signals) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // already gone
+      }
+    }
+  };
   // At exit nothing can be awaited: a synchronous immediate stop of the postmaster.
   const killAtExit = () => {
+    signalAll(frozen, "SIGCONT");
     try {
-      const pid = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+      const pid = postmasterPid();
       if (pid > 0) process.kill(pid, "SIGQUIT");
     } catch {
       // not running
@@ -144,7 +157,22 @@ export const startPostgres = async () => {
     port,
     start,
     stop,
+    /**
+     * SIGSTOP to the postmaster and every process it started: a server that stops answering
+     * (a stalled disk, a paused VM) while its sockets stay open, so nothing is refused or reset.
+     */
+    freeze: async () => {
+      const pid = postmasterPid();
+      const { stdout } = await run("pgrep", ["-P", String(pid)]);
+      frozen = [pid, ...stdout.split("\n").filter(Boolean).map(Number)];
+      signalAll(frozen, "SIGSTOP");
+    },
+    thaw: () => {
+      signalAll(frozen, "SIGCONT");
+      frozen = [];
+    },
     close: async () => {
+      signalAll(frozen, "SIGCONT");
       await stop("immediate");
       started.delete(killAtExit);
       await rm(dir, { recursive: true, force: true });

@@ -35,6 +35,7 @@ export const startTestApp = async (
     clock?: Clock;
     limiter?: LimiterStore;
     readiness?: ReadinessCheck[];
+    readTimeoutMs?: number;
     /** Runs before ready(): a test may add routes (e.g. one that throws). */
     extend?: (app: FastifyInstance) => void;
   } = {},
@@ -50,6 +51,7 @@ export const startTestApp = async (
     usage,
     clock: options.clock ?? systemClock,
     ...(options.readiness ? { readiness: options.readiness } : {}),
+    ...(options.readTimeoutMs ? { readTimeoutMs: options.readTimeoutMs } : {}),
   });
   options.extend?.(app);
   await app.ready();

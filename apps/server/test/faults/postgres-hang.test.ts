@@ -1,0 +1,102 @@
+import { ErrorEnvelopeSchema } from "@gmi/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensurePlans } from "../../src/data/accounts.js";
+import { withReadTimeout } from "../../src/data/sql.js";
+import { isDatabaseUnavailable } from "../../src/data/unavailable.js";
+import { migrate } from "../../src/db/migrate.js";
+import type { Database } from "../../src/db/open.js";
+import { openDatabase } from "../../src/db/open.js";
+import type { TestApp } from "../helpers/app.js";
+import { bearer, startTestApp } from "../helpers/app.js";
+import { seedAnalytics } from "../helpers/batch.js";
+import { loadFixtureCatalog } from "../helpers/catalog.js";
+import { createTenant } from "../helpers/tenant.js";
+import { canRunPostgres, startPostgres, waitFor } from "./processes.js";
+
+/**
+ * A PostgreSQL of the test's own that stops answering (SIGSTOP) under a running app, its sockets
+ * open: a read gives up after the read timeout (or the pool's connect timeout) with a 503, instead
+ * of waiting for as long as the server hangs, and the same app serves again once it answers.
+ */
+const READ_TIMEOUT_MS = 1_000;
+/** db/open.ts: a connection PostgreSQL does not complete within this fails. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+let server: Awaited<ReturnType<typeof startPostgres>>;
+let db: Database;
+let t: TestApp;
+
+beforeAll(async () => {
+  if (!canRunPostgres) return;
+  server = await startPostgres();
+  await migrate(server.url);
+  db = await openDatabase({ databaseUrl: server.url, dataDir: "" });
+  await ensurePlans(db.pool);
+  await loadFixtureCatalog(db.pool);
+  await seedAnalytics(db);
+  // No answer kept in memory: every read of the test goes to PostgreSQL.
+  t = await startTestApp(db.pool, {
+    readTimeoutMs: READ_TIMEOUT_MS,
+    env: { RESPONSE_CACHE_TTL_MS: "0", CATALOG_CACHE_TTL_MS: "0" },
+  });
+}, 120_000);
+afterAll(async () => {
+  server?.thaw();
+  await t?.close().catch(() => {});
+  await db?.close().catch(() => {});
+  await server?.close();
+}, 60_000);
+
+describe.skipIf(!canRunPostgres)("PostgreSQL that stops answering", () => {
+  it("reads are answered 503 with Retry-After within the timeouts, and served again once it answers", async () => {
+    // Enterprise: usage is counted in memory and written later, so a read writes nothing on its way.
+    const tenant = await createTenant(db.pool, { plan: "enterprise" });
+    const read = (url: string) => t.app.inject({ url, headers: bearer(tenant.key) });
+    expect((await read("/api/v1/games/titles?limit=1")).statusCode).toBe(200);
+    const idle = db.pool.idleCount;
+    expect(idle).toBeGreaterThan(0);
+
+    await server.freeze();
+    try {
+      const started = Date.now();
+      // More reads than idle connections: some wait on an open connection (the read timeout),
+      // the others for a new one that PostgreSQL never completes (the connect timeout).
+      const urls = Array.from({ length: idle + 2 }, (_, i) => `/api/v1/games/titles?limit=${i + 2}`);
+      const answers = await Promise.all(urls.map(read));
+      for (const answer of answers) {
+        expect(answer.statusCode, answer.body).toBe(503);
+        expect(ErrorEnvelopeSchema.parse(answer.json()).error.code).toBe("service_unavailable");
+        expect(answer.headers["retry-after"]).toBe("5");
+      }
+      expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS + 3_000);
+    } finally {
+      server.thaw();
+    }
+
+    // The same app and pool: the connections given up on are gone, new ones are made.
+    const after = await read("/api/v1/games/titles?limit=9");
+    expect(after.statusCode, after.body).toBe(200);
+  }, 60_000);
+
+  it("a read given up on reads as unavailable and drops its connection; without a timeout it is the pool itself", async () => {
+    expect(withReadTimeout(db.pool, 0)).toBe(db.pool);
+    const reads = withReadTimeout(db.pool, 200);
+    let removed = 0;
+    db.pool.on("remove", () => removed++);
+    const slow = await reads.query("SELECT pg_sleep(2)").catch((error: unknown) => error);
+    expect(slow).toBeInstanceOf(Error);
+    expect((slow as Error).message).toMatch(/Query read timeout/);
+    expect(isDatabaseUnavailable(slow)).toBe(true);
+    // Its connection is not handed to the next query while the statement still runs on it.
+    await waitFor(async () => removed === 1, 5_000);
+    // Answered within the timeout: the same rows as the pool's own, parameters and prepared statements alike.
+    const plain = await reads.query<{ n: number }>("SELECT $1::int AS n", [7]);
+    expect(plain.rows).toEqual([{ n: 7 }]);
+    const named = await reads.query<{ n: number }>({
+      name: "gmi_hang_test",
+      text: "SELECT $1::int + 1 AS n",
+      values: [7],
+    });
+    expect(named.rows).toEqual([{ n: 8 }]);
+  }, 30_000);
+});
