@@ -1,17 +1,13 @@
 import { ErrorEnvelopeSchema } from "@gmi/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensurePlans } from "../../src/data/accounts.js";
-import { migrate } from "../../src/db/migrate.js";
 import type { Database } from "../../src/db/open.js";
-import { openDatabase } from "../../src/db/open.js";
 import { IDLE_FLUSHES } from "../../src/domain/limits/lease.js";
 import { billingMonth } from "../../src/domain/limits/windows.js";
 import type { TestApp } from "../helpers/app.js";
 import { bearer, startTestApp } from "../helpers/app.js";
-import { seedAnalytics } from "../helpers/batch.js";
-import { loadFixtureCatalog } from "../helpers/catalog.js";
 import { createTenant } from "../helpers/tenant.js";
-import { canRunPostgres, startPostgres } from "./processes.js";
+import { canRunPostgres, type startPostgres } from "./processes.js";
+import { startSeededPostgres } from "./seeded-postgres.js";
 
 /**
  * A PostgreSQL of the test's own, stopped and started again under a running app: 503 with
@@ -24,12 +20,7 @@ let t: TestApp;
 
 beforeAll(async () => {
   if (!canRunPostgres) return;
-  server = await startPostgres();
-  await migrate(server.url);
-  db = await openDatabase({ databaseUrl: server.url, dataDir: "" });
-  await ensurePlans(db.pool);
-  await loadFixtureCatalog(db.pool);
-  await seedAnalytics(db);
+  ({ server, db } = await startSeededPostgres());
   t = await startTestApp(db.pool);
 }, 120_000);
 afterAll(async () => {

@@ -1,17 +1,13 @@
 import { ErrorEnvelopeSchema } from "@gmi/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensurePlans } from "../../src/data/accounts.js";
 import { withReadTimeout } from "../../src/data/sql.js";
 import { isDatabaseUnavailable } from "../../src/data/unavailable.js";
-import { migrate } from "../../src/db/migrate.js";
 import type { Database } from "../../src/db/open.js";
-import { openDatabase } from "../../src/db/open.js";
 import type { TestApp } from "../helpers/app.js";
 import { bearer, startTestApp } from "../helpers/app.js";
-import { seedAnalytics } from "../helpers/batch.js";
-import { loadFixtureCatalog } from "../helpers/catalog.js";
 import { createTenant } from "../helpers/tenant.js";
-import { canRunPostgres, startPostgres, waitFor } from "./processes.js";
+import { canRunPostgres, type startPostgres, waitFor } from "./processes.js";
+import { startSeededPostgres } from "./seeded-postgres.js";
 
 /**
  * A PostgreSQL of the test's own that stops answering (SIGSTOP) under a running app, its sockets
@@ -28,12 +24,7 @@ let t: TestApp;
 
 beforeAll(async () => {
   if (!canRunPostgres) return;
-  server = await startPostgres();
-  await migrate(server.url);
-  db = await openDatabase({ databaseUrl: server.url, dataDir: "" });
-  await ensurePlans(db.pool);
-  await loadFixtureCatalog(db.pool);
-  await seedAnalytics(db);
+  ({ server, db } = await startSeededPostgres());
   // No answer kept in memory: every read of the test goes to PostgreSQL.
   t = await startTestApp(db.pool, {
     readTimeoutMs: READ_TIMEOUT_MS,
