@@ -1,13 +1,11 @@
 import { ErrorEnvelopeSchema } from "@gmi/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { withReadTimeout } from "../../src/data/sql.js";
 import { isDatabaseUnavailable } from "../../src/data/unavailable.js";
-import type { Database } from "../../src/db/open.js";
-import type { TestApp } from "../helpers/app.js";
-import { bearer, startTestApp } from "../helpers/app.js";
+import { bearer } from "../helpers/app.js";
 import { createTenant } from "../helpers/tenant.js";
-import { canRunPostgres, type startPostgres, waitFor } from "./processes.js";
-import { startSeededPostgres } from "./seeded-postgres.js";
+import { canRunPostgres, waitFor } from "./processes.js";
+import { seededPostgresApp } from "./seeded-postgres.js";
 
 /**
  * A PostgreSQL of the test's own that stops answering (SIGSTOP) under a running app, its sockets
@@ -18,36 +16,22 @@ const READ_TIMEOUT_MS = 1_000;
 /** db/open.ts: a connection PostgreSQL does not complete within this fails. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
-let server: Awaited<ReturnType<typeof startPostgres>>;
-let db: Database;
-let t: TestApp;
-
-beforeAll(async () => {
-  if (!canRunPostgres) return;
-  ({ server, db } = await startSeededPostgres());
-  // No answer kept in memory: every read of the test goes to PostgreSQL.
-  t = await startTestApp(db.pool, {
-    readTimeoutMs: READ_TIMEOUT_MS,
-    env: { RESPONSE_CACHE_TTL_MS: "0", CATALOG_CACHE_TTL_MS: "0" },
-  });
-}, 120_000);
-afterAll(async () => {
-  server?.thaw();
-  await t?.close().catch(() => {});
-  await db?.close().catch(() => {});
-  await server?.close();
-}, 60_000);
+// No answer kept in memory: every read of the test goes to PostgreSQL.
+const pg = seededPostgresApp({
+  readTimeoutMs: READ_TIMEOUT_MS,
+  env: { RESPONSE_CACHE_TTL_MS: "0", CATALOG_CACHE_TTL_MS: "0" },
+});
 
 describe.skipIf(!canRunPostgres)("PostgreSQL that stops answering", () => {
   it("reads are answered 503 with Retry-After within the timeouts, and served again once it answers", async () => {
     // Enterprise: usage is counted in memory and written later, so a read writes nothing on its way.
-    const tenant = await createTenant(db.pool, { plan: "enterprise" });
-    const read = (url: string) => t.app.inject({ url, headers: bearer(tenant.key) });
+    const tenant = await createTenant(pg.db.pool, { plan: "enterprise" });
+    const read = (url: string) => pg.t.app.inject({ url, headers: bearer(tenant.key) });
     expect((await read("/api/v1/games/titles?limit=1")).statusCode).toBe(200);
-    const idle = db.pool.idleCount;
+    const idle = pg.db.pool.idleCount;
     expect(idle).toBeGreaterThan(0);
 
-    await server.freeze();
+    await pg.server.freeze();
     try {
       const started = Date.now();
       // More reads than idle connections: some wait on an open connection (the read timeout),
@@ -61,7 +45,7 @@ describe.skipIf(!canRunPostgres)("PostgreSQL that stops answering", () => {
       }
       expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS + 3_000);
     } finally {
-      server.thaw();
+      pg.server.thaw();
     }
 
     // The same app and pool: the connections given up on are gone, new ones are made.
@@ -70,10 +54,10 @@ describe.skipIf(!canRunPostgres)("PostgreSQL that stops answering", () => {
   }, 60_000);
 
   it("a read given up on reads as unavailable and drops its connection; without a timeout it is the pool itself", async () => {
-    expect(withReadTimeout(db.pool, 0)).toBe(db.pool);
-    const reads = withReadTimeout(db.pool, 200);
+    expect(withReadTimeout(pg.db.pool, 0)).toBe(pg.db.pool);
+    const reads = withReadTimeout(pg.db.pool, 200);
     let removed = 0;
-    db.pool.on("remove", () => removed++);
+    pg.db.pool.on("remove", () => removed++);
     const slow = await reads.query("SELECT pg_sleep(2)").catch((error: unknown) => error);
     expect(slow).toBeInstanceOf(Error);
     expect((slow as Error).message).toMatch(/Query read timeout/);
