@@ -162,10 +162,14 @@ export const startPostgres = async () => {
      * (a stalled disk, a paused VM) while its sockets stay open, so nothing is refused or reset.
      */
     freeze: async () => {
+      // The postmaster first: stopped, it starts no process that the list below would miss.
       const pid = postmasterPid();
-      const { stdout } = await run("pgrep", ["-P", String(pid)]);
-      frozen = [pid, ...stdout.split("\n").filter(Boolean).map(Number)];
+      frozen = [pid];
       signalAll(frozen, "SIGSTOP");
+      const { stdout } = await run("pgrep", ["-P", String(pid)]);
+      const children = stdout.split("\n").filter(Boolean).map(Number);
+      frozen.push(...children);
+      signalAll(children, "SIGSTOP");
     },
     thaw: () => {
       signalAll(frozen, "SIGCONT");
