@@ -119,7 +119,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     },
   });
 
-  // The batch routes' idempotency records and the usage store write, so they keep `deps.sql`.
+  // The batch routes' idempotency records are written through `deps.sql` and always waited for;
+  // the usage store bounds its own waits (data/usage.ts).
   const reads = withReadTimeout(deps.sql, deps.readTimeoutMs ?? 0);
   const lookup =
     deps.keyLookup ??

@@ -124,10 +124,11 @@ const EnvSchema = z.object({
    */
   USAGE_FLUSH_MS: int(50, 60_000).default(1_000),
   /**
-   * How long a read waits for PostgreSQL before the request is answered 503 (data/sql.ts,
-   * withReadTimeout); 0: it waits. Writes always wait for their answer.
+   * How long a request waits for PostgreSQL before it is answered 503: its reads are given up on
+   * (data/sql.ts, withReadTimeout), a quota reservation is left to finish (data/usage.ts); 0: it
+   * waits. Idempotency records of batches are always waited for.
    */
-  DATABASE_READ_TIMEOUT_MS: int(0, 600_000).default(5_000),
+  DATABASE_WAIT_MS: int(0, 600_000).default(5_000),
   DEMAND_INDEX_WEIGHTS: weights.default(
     [DEFAULT_DEMAND_WEIGHTS.intent, DEFAULT_DEMAND_WEIGHTS.reach, DEFAULT_DEMAND_WEIGHTS.watch].join(","),
   ),
@@ -158,7 +159,7 @@ export type Config = {
   bodyLimitBytes: number;
   authCacheTtlMs: number;
   usageFlushMs: number;
-  databaseReadTimeoutMs: number;
+  databaseWaitMs: number;
   catalogCacheTtlMs: number;
   responseCacheTtlMs: number;
   analytics: {
@@ -218,7 +219,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     usageFlushMs: e.USAGE_FLUSH_MS,
-    databaseReadTimeoutMs: e.DATABASE_READ_TIMEOUT_MS,
+    databaseWaitMs: e.DATABASE_WAIT_MS,
     catalogCacheTtlMs: e.CATALOG_CACHE_TTL_MS,
     responseCacheTtlMs: e.RESPONSE_CACHE_TTL_MS,
     analytics: {

@@ -119,8 +119,12 @@ const main = async () => {
         onError: (error) => logger.warn({ err: error }, "rate-window lease give-back failed"),
       })
     : memoryLimiterStore();
+  // The embedded database is one session shared with `gmi` commands: a request there waits its
+  // turn behind an import instead of failing (nor does it time out connecting: db/open.ts).
+  const databaseWaitMs = db.embedded ? 0 : config.databaseWaitMs;
   const usage = pgUsageStore(db.pool, {
     flushMs: config.usageFlushMs,
+    waitMs: databaseWaitMs,
     onError: (error) => logger.error({ err: error }, "usage flush failed; retrying at the next flush"),
   });
   const readiness: ReadinessCheck[] = [{ name: "database", check: () => db.pool.query("SELECT 1") }];
@@ -135,9 +139,7 @@ const main = async () => {
     usage,
     readiness,
     metrics,
-    // The embedded database is one session shared with `gmi` commands: a read there waits its turn
-    // behind an import instead of failing (nor does it time out connecting: db/open.ts).
-    readTimeoutMs: db.embedded ? 0 : config.databaseReadTimeoutMs,
+    readTimeoutMs: databaseWaitMs,
   });
   const baseUrl = await listen(app, config);
   phaseDone("app_and_listen");

@@ -1,8 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Sql } from "../src/data/sql.js";
+import { isDatabaseUnavailable } from "../src/data/unavailable.js";
 import { pgUsageStore } from "../src/data/usage.js";
 import { IDLE_FLUSHES, leaseExtra } from "../src/domain/limits/lease.js";
 import type { UsageStore } from "../src/domain/limits/usage.js";
+import { waitFor } from "./faults/processes.js";
 import { useTestDatabase } from "./helpers/setup.js";
 import { createTenant } from "./helpers/tenant.js";
 
@@ -173,6 +175,62 @@ describe("quota leases (hard-capped plans)", () => {
       expect(await stored(org)).toBe(row + 1);
     } finally {
       await restarted.close();
+    }
+  });
+
+  it("a request waits at most waitMs for a reservation, which goes on: its unit serves the next request, a late failure reaches no one", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
+    const pool = db().pool;
+    // Reservations (the statement that locks the row) wait at a gate while it is held.
+    let gate: Promise<void> | null = null;
+    let open = () => {};
+    let failing = false;
+    const hold = () => {
+      gate = new Promise((resolve) => {
+        open = () => {
+          gate = null;
+          resolve();
+        };
+      });
+    };
+    const gated: Sql = {
+      query: ((config: unknown, ...rest: unknown[]) => {
+        const run = () =>
+          (pool.query as (...args: unknown[]) => Promise<unknown>).call(pool, config, ...rest);
+        const text =
+          typeof config === "object" && config !== null ? String((config as { text?: unknown }).text) : "";
+        if (!gate || !text.includes("FOR UPDATE")) return run();
+        return gate.then(() => (failing ? Promise.reject(new Error("connection lost")) : run()));
+      }) as Sql["query"],
+    };
+    const store = pgUsageStore(gated, { flushMs: 3_600_000, waitMs: 50 });
+    const refusal = () => store.consume(org, MONTH, 1, 10_000).catch((error: unknown) => error);
+    try {
+      hold();
+      // Both give up: the first on its own reservation, the second on the one it waits for.
+      const [first, second] = await Promise.all([refusal(), refusal()]);
+      expect(isDatabaseUnavailable(first)).toBe(true);
+      expect(isDatabaseUnavailable(second)).toBe(true);
+      expect(await stored(org)).toBe(0);
+      open();
+      await waitFor(async () => (await stored(org)) === 1, 5_000, 10);
+      // The unit reserved for the first is spent by the next request, with no reservation (gate held).
+      hold();
+      expect(await store.consume(org, MONTH, 1, 10_000)).toEqual({ admitted: true, used: null });
+      expect(await stored(org)).toBe(1);
+
+      // A reservation that fails after its request gave up is nobody's error (vitest fails a run
+      // on an unhandled rejection), and it frees the lease for the next reservation.
+      failing = true;
+      expect(isDatabaseUnavailable(await refusal())).toBe(true);
+      open();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      failing = false;
+      expect(await store.consume(org, MONTH, 1, 10_000)).toEqual({ admitted: true, used: null });
+      expect(await stored(org)).toBe(2);
+    } finally {
+      open();
+      await store.close();
     }
   });
 

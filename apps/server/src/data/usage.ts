@@ -3,7 +3,7 @@ import { IDLE_FLUSHES, LEASE_DIVISOR, leaseTarget } from "../domain/limits/lease
 import type { UsageStore } from "../domain/limits/usage.js";
 import { billingMonth, monthStartsAt } from "../domain/limits/windows.js";
 import type { Sql } from "./sql.js";
-import { prepared } from "./sql.js";
+import { prepared, withReadTimeout } from "./sql.js";
 
 /**
  * Reserves `need` units plus a lease (domain/limits/lease.ts) in one round trip, if `need` fits
@@ -45,11 +45,18 @@ const split = (key: string): { org: number; month: string } => {
  * server does not write it: the row is the sum of every server's flushes and reservations, and
  * another server's requests reach it only at its next flush anyway. Any write of this server to
  * the row, begun or ended, makes the next read go to the row, so on one server `used` is exact.
+ *
+ * `waitMs` bounds how long a request waits for PostgreSQL here (absent or 0: as long as it takes).
+ * A read of the row is given up on (withReadTimeout). A quota reservation is not: the request
+ * stops waiting for it and is answered 503, while the reservation goes on; the units it grants
+ * land in the lease and are spent by the requests after it, or given back.
  */
 export const pgUsageStore = (
   sql: Sql,
-  options: { flushMs: number; onError?: (error: unknown) => void },
+  options: { flushMs: number; onError?: (error: unknown) => void; waitMs?: number },
 ): UsageStore => {
+  const waitMs = options.waitMs ?? 0;
+  const reads = withReadTimeout(sql, waitMs);
   /** Uncapped units not written yet. */
   let pending = new Map<string, number>();
   /** Leased units to give back (kept across failed flushes until written). */
@@ -151,7 +158,7 @@ export const pgUsageStore = (
   timer.unref();
 
   const stored = async (org: number, month: string) => {
-    const result = await sql.query<{ used: string }>(
+    const result = await reads.query<{ used: string }>(
       "SELECT used::text FROM usage_months WHERE organization_id = $1 AND month = $2",
       [org, month],
     );
@@ -213,6 +220,19 @@ export const pgUsageStore = (
     pending.set(k, (pending.get(k) ?? 0) + cost);
   };
 
+  /** `work`, or an "unavailable" error (a 503) once the request has waited `waitMs` for it. */
+  const waitAtMost = <T>(work: Promise<T>): Promise<T> => {
+    if (waitMs <= 0) return work;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const message = `PostgreSQL did not answer a quota reservation within ${waitMs} ms`;
+        reject(Object.assign(new Error(message), { code: "ETIMEDOUT" }));
+      }, waitMs);
+    });
+    return Promise.race([work, gaveUp]).finally(() => clearTimeout(timer));
+  };
+
   const consumeCapped = async (org: number, month: string, cost: number, quota: number) => {
     const k = keyOf(org, month);
     let lease = leases.get(k);
@@ -223,21 +243,21 @@ export const pgUsageStore = (
     for (;;) {
       if (spend(lease, cost)) return { admitted: true, used: null };
       if (lease.pending) {
-        await lease.pending;
+        await waitAtMost(lease.pending);
         continue;
       }
       // Spend what is left of the lease first: a refusal is then about the whole quota.
-      const need = cost - lease.left;
-      let outcome: { refused: number | null } = { refused: null };
+      const reservation = reserve(org, month, lease, cost - lease.left, quota);
+      // The lease is free for the next reservation once this one settles, whether or not the
+      // request that made it still waits (a failure reaches the requests that wait for it).
       const current = lease;
-      current.pending = reserve(org, month, current, need, quota).then((result) => {
-        outcome = result;
-      });
-      try {
-        await current.pending;
-      } finally {
-        current.pending = null;
-      }
+      const pending = reservation.then(() => {});
+      current.pending = pending;
+      const settled = () => {
+        if (current.pending === pending) current.pending = null;
+      };
+      pending.then(settled, settled);
+      const outcome = await waitAtMost(reservation);
       if (outcome.refused !== null) return { admitted: false, used: outcome.refused };
     }
   };

@@ -2,6 +2,7 @@ import { ErrorEnvelopeSchema } from "@gmi/contract";
 import { describe, expect, it } from "vitest";
 import { withReadTimeout } from "../../src/data/sql.js";
 import { isDatabaseUnavailable } from "../../src/data/unavailable.js";
+import { billingMonth } from "../../src/domain/limits/windows.js";
 import { bearer } from "../helpers/app.js";
 import { createTenant } from "../helpers/tenant.js";
 import { canRunPostgres, waitFor } from "./processes.js";
@@ -9,18 +10,27 @@ import { seededPostgresApp } from "./seeded-postgres.js";
 
 /**
  * A PostgreSQL of the test's own that stops answering (SIGSTOP) under a running app, its sockets
- * open: a read gives up after the read timeout (or the pool's connect timeout) with a 503, instead
- * of waiting for as long as the server hangs, and the same app serves again once it answers.
+ * open: a request gives up after DATABASE_WAIT_MS (or the pool's connect timeout) with a 503,
+ * instead of waiting for as long as the server hangs, and the same app serves again once it answers.
  */
-const READ_TIMEOUT_MS = 1_000;
+const WAIT_MS = 1_000;
 /** db/open.ts: a connection PostgreSQL does not complete within this fails. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
-// No answer kept in memory: every read of the test goes to PostgreSQL.
+// No answer kept in memory: every read of the test goes to PostgreSQL. A key once looked up is
+// kept for the whole test, so what a request waits for is its charge or its reads.
 const pg = seededPostgresApp({
-  readTimeoutMs: READ_TIMEOUT_MS,
-  env: { RESPONSE_CACHE_TTL_MS: "0", CATALOG_CACHE_TTL_MS: "0" },
+  databaseWaitMs: WAIT_MS,
+  env: { RESPONSE_CACHE_TTL_MS: "0", CATALOG_CACHE_TTL_MS: "0", AUTH_CACHE_TTL_MS: "60000" },
 });
+
+const usedInRow = async (org: number) => {
+  const { rows } = await pg.db.pool.query<{ used: string }>(
+    "SELECT used::text FROM usage_months WHERE organization_id = $1 AND month = $2",
+    [org, billingMonth(Date.now())],
+  );
+  return Number(rows[0]?.used ?? 0);
+};
 
 describe.skipIf(!canRunPostgres)("PostgreSQL that stops answering", () => {
   it("reads are answered 503 with Retry-After within the timeouts, and served again once it answers", async () => {
@@ -51,6 +61,34 @@ describe.skipIf(!canRunPostgres)("PostgreSQL that stops answering", () => {
     // The same app and pool: the connections given up on are gone, new ones are made.
     const after = await read("/api/v1/games/titles?limit=9");
     expect(after.statusCode, after.body).toBe(200);
+  }, 60_000);
+
+  it("a hard-capped request waits at most DATABASE_WAIT_MS for its quota reservation, which goes on and serves the next request", async () => {
+    // Starter: each request that finds its lease empty reserves in PostgreSQL before it is served.
+    const tenant = await createTenant(pg.db.pool, { plan: "starter" });
+    const read = () => pg.t.app.inject({ url: "/api/v1/consoles", headers: bearer(tenant.key) });
+    expect((await read()).statusCode).toBe(200);
+    expect(await usedInRow(tenant.organizationId)).toBe(1);
+    expect(pg.db.pool.idleCount).toBeGreaterThan(0);
+
+    await pg.server.freeze();
+    try {
+      const started = Date.now();
+      const refused = await read();
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(ErrorEnvelopeSchema.parse(refused.json()).error.code).toBe("service_unavailable");
+      expect(refused.headers["retry-after"]).toBe("5");
+      // The wait, not the connect timeout: the reservation went out on an open connection.
+      expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS);
+    } finally {
+      pg.server.thaw();
+    }
+
+    // The reservation ran once PostgreSQL answered: its unit is in the row and in this server's
+    // lease, and the next request spends it without reserving again (one unit, not two).
+    await waitFor(async () => (await usedInRow(tenant.organizationId)) === 2, 10_000);
+    expect((await read()).statusCode).toBe(200);
+    expect(await usedInRow(tenant.organizationId)).toBe(2);
   }, 60_000);
 
   it("a read given up on reads as unavailable and drops its connection; without a timeout it is the pool itself", async () => {

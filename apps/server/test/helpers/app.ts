@@ -35,14 +35,15 @@ export const startTestApp = async (
     clock?: Clock;
     limiter?: LimiterStore;
     readiness?: ReadinessCheck[];
-    readTimeoutMs?: number;
+    /** How long a request waits for PostgreSQL (DATABASE_WAIT_MS); absent: as long as it takes. */
+    databaseWaitMs?: number;
     /** Runs before ready(): a test may add routes (e.g. one that throws). */
     extend?: (app: FastifyInstance) => void;
   } = {},
 ): Promise<TestApp> => {
   const config = testConfig(options.env);
   const limiter = options.limiter ?? memoryLimiterStore();
-  const usage = pgUsageStore(sql, { flushMs: config.usageFlushMs });
+  const usage = pgUsageStore(sql, { flushMs: config.usageFlushMs, waitMs: options.databaseWaitMs ?? 0 });
   const app = await buildApp({
     config,
     sql,
@@ -51,7 +52,7 @@ export const startTestApp = async (
     usage,
     clock: options.clock ?? systemClock,
     ...(options.readiness ? { readiness: options.readiness } : {}),
-    ...(options.readTimeoutMs ? { readTimeoutMs: options.readTimeoutMs } : {}),
+    ...(options.databaseWaitMs ? { readTimeoutMs: options.databaseWaitMs } : {}),
   });
   options.extend?.(app);
   await app.ready();

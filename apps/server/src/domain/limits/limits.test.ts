@@ -79,6 +79,16 @@ describe("meter", () => {
     expect(await meter(deps, 2, { ...plan, overage: true }, 3)).toBeDefined();
   });
 
+  it("a quota the usage store cannot decide (its error, a 503) refunds the windows", async () => {
+    const clock = manualClock(Date.UTC(2026, 1, 10, 12));
+    const usage = memoryUsageStore();
+    const unreachable = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    const down = { ...usage, consume: () => Promise.reject(unreachable) };
+    const limiter = memoryLimiterStore();
+    expect(await rejection(meter({ limiter, usage: down, clock }, 1, tiny, 2))).toBe(unreachable);
+    expect(await meter({ limiter, usage, clock }, 1, tiny, 3)).toMatchObject({ remaining: 0 });
+  });
+
   it("counts per organization", async () => {
     const deps = { limiter: memoryLimiterStore(), usage: memoryUsageStore(), clock: manualClock(start) };
     await meter(deps, 1, tiny, 3);

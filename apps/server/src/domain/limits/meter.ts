@@ -89,7 +89,8 @@ export const meterRateWindows = async (
 
 /**
  * The monthly half of a charge whose windows are paid: throws 402 (the windows refunded, so a
- * refused request costs nothing anywhere) when a hard cap would be passed.
+ * refused request costs nothing anywhere) when a hard cap would be passed, and refunds them too
+ * when the usage store cannot decide (its error, a 503, is thrown on).
  */
 const chargeMonth = async (
   deps: MeterDeps,
@@ -100,7 +101,13 @@ const chargeMonth = async (
 ): Promise<RateLimitState> => {
   const { now, windows, minute, state } = charged;
   const quota = monthlyCap(plan);
-  const month = await deps.usage.consume(organizationId, billingMonth(now), cost, quota);
+  const month = await deps.usage
+    .consume(organizationId, billingMonth(now), cost, quota)
+    .catch(async (error) => {
+      // Undecided (PostgreSQL unreachable or too slow: a 503): not served, so not charged either.
+      await deps.limiter.refund(windows, cost);
+      throw error;
+    });
   if (!month.admitted && quota !== null) {
     await deps.limiter.refund(windows, cost);
     const resetsIn = secondsUntil(monthResetsAt(now), now);
