@@ -234,6 +234,88 @@ describe("quota leases (hard-capped plans)", () => {
     }
   });
 
+  it("a flush whose answer is lost after PostgreSQL applied it is tried again and counted once, give-backs too", async () => {
+    const capped = (await createTenant(db().pool, { plan: "free" })).organizationId;
+    const uncapped = (await createTenant(db().pool, { plan: "pro" })).organizationId;
+    const pool = db().pool;
+    // The next flush statement runs, then its answer is lost, as when the connection is cut after
+    // the commit: the store sees a failure.
+    let loseNextAnswer = false;
+    const cut: Sql = {
+      query: (async (config: unknown, ...rest: unknown[]) => {
+        const result = await (pool.query as (...args: unknown[]) => Promise<unknown>).call(
+          pool,
+          config,
+          ...rest,
+        );
+        const text =
+          typeof config === "object" && config !== null ? String((config as { text?: unknown }).text) : "";
+        if (loseNextAnswer && text.includes("usage_flushes")) {
+          loseNextAnswer = false;
+          throw new Error("Connection terminated unexpectedly");
+        }
+        return result;
+      }) as Sql["query"],
+    };
+    const store = pgUsageStore(cut, { flushMs: 3_600_000 });
+    try {
+      // The capped organization holds a lease: 1 counted alone, then 1 + 100 reserved.
+      await store.consume(capped, MONTH, 1, 10_000);
+      await store.flush();
+      await store.consume(capped, MONTH, 1, 10_000);
+      await store.flush(); // an interval with a request: the lease is kept
+      for (let i = 1; i < IDLE_FLUSHES; i++) await store.flush();
+      expect(await stored(capped)).toBe(102);
+      // The IDLE_FLUSHES-th idle flush gives the 100 back, and its answer is lost: given back once.
+      loseNextAnswer = true;
+      await expect(store.flush()).rejects.toThrow(/Connection terminated/);
+      expect(await stored(capped)).toBe(2);
+      await store.flush();
+      expect(await stored(capped)).toBe(2);
+      expect(await store.used(capped, MONTH)).toBe(2);
+
+      // Buffered Pro counts: applied, though the store could not know; tried again, added once.
+      await store.consume(uncapped, MONTH, 5, null);
+      loseNextAnswer = true;
+      await expect(store.flush()).rejects.toThrow(/Connection terminated/);
+      expect(await stored(uncapped)).toBe(5);
+      await store.consume(uncapped, MONTH, 2, null);
+      await store.flush();
+      expect(await stored(uncapped)).toBe(7);
+      expect(await store.used(uncapped, MONTH)).toBe(7);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("flush ids are kept two days, purged by the flushes about once an hour", async () => {
+    const pool = db().pool;
+    const ids = await pool.query<{ id: string }>(
+      `INSERT INTO usage_flushes (id, flushed_at)
+       VALUES (gen_random_uuid(), now() - interval '3 days'), (gen_random_uuid(), now() - interval '1 day')
+       RETURNING id`,
+    );
+    const [old, recent] = ids.rows.map((row) => row.id);
+    const left = async () =>
+      (
+        await pool.query<{ id: string }>("SELECT id FROM usage_flushes WHERE id = ANY($1::uuid[])", [
+          [old, recent],
+        ])
+      ).rows.map((row) => row.id);
+    const store = replica();
+    try {
+      await store.flush();
+      expect(await left()).toHaveLength(2);
+      vi.useFakeTimers({ now: Date.now() + 3_600_000, toFake: ["Date"] });
+      await store.flush();
+      await waitFor(async () => (await left()).length === 1, 5_000, 10);
+      expect(await left()).toEqual([recent]);
+    } finally {
+      vi.useRealTimers();
+      await store.close();
+    }
+  });
+
   it("usage for /me: the row read once per interval, unless this server wrote it; exact on one server", async () => {
     const { organizationId: org } = await createTenant(db().pool, { plan: "enterprise" });
     let reads = 0;

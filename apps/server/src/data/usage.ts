@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Lease } from "../domain/limits/lease.js";
 import { IDLE_FLUSHES, LEASE_DIVISOR, leaseTarget } from "../domain/limits/lease.js";
 import type { UsageStore } from "../domain/limits/usage.js";
@@ -23,7 +24,30 @@ const RESERVE = `WITH current AS (
   )
   SELECT c.used::text AS before, (SELECT n FROM updated)::text AS granted FROM current c`;
 
-type Entry = { org: number; month: string; n: number };
+/**
+ * Adds one flush's counts to usage_months (negative: leased units given back), once however often
+ * it is tried: the statement records the flush's id, and finding it recorded adds nothing. A flush
+ * whose answer is lost (the connection cut after the commit) looks failed and is tried again.
+ * A give-back for a row that is gone is dropped rather than written as a negative count.
+ * $1 organizations, $2 months, $3 counts, $4 the flush's id.
+ */
+const APPLY_FLUSH = `WITH flush AS (
+    INSERT INTO usage_flushes (id) VALUES ($4) ON CONFLICT DO NOTHING RETURNING id
+  ), deltas AS (
+    SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[]) AS d(org, month, n)
+    WHERE EXISTS (SELECT 1 FROM flush)
+  )
+  INSERT INTO usage_months (organization_id, month, used)
+  SELECT d.org, d.month, d.n FROM deltas d
+  WHERE d.n > 0 OR EXISTS (SELECT 1 FROM usage_months u WHERE u.organization_id = d.org AND u.month = d.month)
+  ON CONFLICT (organization_id, month) DO UPDATE SET used = usage_months.used + EXCLUDED.used`;
+
+/** Flush ids are kept this long: a flush is tried again within seconds, never days, later. */
+const FLUSH_IDS_KEPT = "2 days";
+const PURGE_EVERY_MS = 3_600_000;
+
+/** One flush: its counts by organization-month (negative: given back) and the id that applies them once. */
+type Flush = { id: string; deltas: Map<string, number> };
 const keyOf = (org: number, month: string) => `${org}|${month}`;
 const split = (key: string): { org: number; month: string } => {
   const [org, month] = key.split("|");
@@ -59,8 +83,12 @@ export const pgUsageStore = (
   const reads = withReadTimeout(sql, waitMs);
   /** Uncapped units not written yet. */
   let pending = new Map<string, number>();
-  /** Leased units to give back (kept across failed flushes until written). */
-  let unspent = new Map<string, number>();
+  /**
+   * Flushes not known to be applied: in flight, or failed (applied or not: the answer was lost),
+   * and then tried again as they are at the next flush, their ids applying each once.
+   */
+  let unconfirmed: Flush[] = [];
+  let purgedAt = Date.now();
   const leases = new Map<string, Lease>();
   /** Writes of this server to each row, counted as they begin and as they end. */
   const writes = new Map<string, number>();
@@ -79,12 +107,26 @@ export const pgUsageStore = (
     }
   };
 
-  const write = async (statement: string, entries: Entry[]) =>
-    sql.query(statement, [entries.map((e) => e.org), entries.map((e) => e.month), entries.map((e) => e.n)]);
-  const entriesOf = (map: Map<string, number>): Entry[] =>
-    [...map.entries()].filter(([, n]) => n > 0).map(([k, n]) => ({ ...split(k), n }));
-  const putBack = (into: Map<string, number>, from: Map<string, number>) => {
-    for (const [k, n] of from) into.set(k, (into.get(k) ?? 0) + n);
+  const apply = async ({ id, deltas }: Flush) => {
+    const entries = [...deltas].map(([k, n]) => ({ ...split(k), n }));
+    await sql.query(
+      prepared(APPLY_FLUSH, [
+        entries.map((e) => e.org),
+        entries.map((e) => e.month),
+        entries.map((e) => e.n),
+        id,
+      ]),
+    );
+  };
+  /** This server's counts not known to be in the row: buffered, or in flushes not known to be applied. */
+  const notInRow = (k: string) =>
+    (pending.get(k) ?? 0) + unconfirmed.reduce((sum, f) => sum + (f.deltas.get(k) ?? 0), 0);
+  const purgeFlushIds = () => {
+    if (Date.now() - purgedAt < PURGE_EVERY_MS) return;
+    purgedAt = Date.now();
+    sql
+      .query(`DELETE FROM usage_flushes WHERE flushed_at < now() - interval '${FLUSH_IDS_KEPT}'`)
+      .catch((error) => options.onError?.(error));
   };
 
   /** Reads older than an interval are of no use; write counts are kept for this month and the last. */
@@ -101,12 +143,15 @@ export const pgUsageStore = (
 
   const flush = async () => {
     forgetOldRows();
-    // The lease of an organization idle for IDLE_FLUSHES whole intervals ends: its unspent units go back.
+    // Buffered charges go in, and the lease of an organization idle for IDLE_FLUSHES whole intervals
+    // ends: its unspent units go back (until applied, they count as used: the safe side of a cap).
+    const deltas = pending;
+    pending = new Map();
     for (const [k, lease] of leases) {
       if (lease.spent === 0 && !lease.pending) {
         lease.idle += 1;
         if (lease.idle >= IDLE_FLUSHES) {
-          if (lease.left > 0) unspent.set(k, (unspent.get(k) ?? 0) + lease.left);
+          if (lease.left > 0) deltas.set(k, (deltas.get(k) ?? 0) - lease.left);
           leases.delete(k);
         }
         continue;
@@ -115,41 +160,20 @@ export const pgUsageStore = (
       lease.recent = lease.spent;
       lease.spent = 0;
     }
-    const added = pending;
-    const released = unspent;
-    pending = new Map();
-    unspent = new Map();
-    await writing([...added.keys(), ...released.keys()], async () => {
-      try {
-        if (added.size > 0) {
-          await write(
-            `INSERT INTO usage_months (organization_id, month, used)
-             SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[])
-             ON CONFLICT (organization_id, month) DO UPDATE SET used = usage_months.used + EXCLUDED.used`,
-            entriesOf(added),
-          );
+    for (const [k, n] of deltas) if (n === 0) deltas.delete(k);
+    if (deltas.size > 0) unconfirmed.push({ id: randomUUID(), deltas });
+    const flushes = [...unconfirmed];
+    await writing(
+      flushes.flatMap((f) => [...f.deltas.keys()]),
+      async () => {
+        // In order; a failure leaves it and the ones after it for the next flush.
+        for (const current of flushes) {
+          await apply(current);
+          unconfirmed = unconfirmed.filter((f) => f !== current);
         }
-      } catch (error) {
-        // Put the counts back: they are retried at the next flush rather than lost.
-        putBack(pending, added);
-        putBack(unspent, released);
-        throw error;
-      }
-      try {
-        if (released.size > 0) {
-          await write(
-            `UPDATE usage_months u SET used = u.used - r.n
-             FROM unnest($1::int[], $2::text[], $3::bigint[]) AS r(org, month, n)
-             WHERE u.organization_id = r.org AND u.month = r.month`,
-            entriesOf(released),
-          );
-        }
-      } catch (error) {
-        // Until given back they count as used: the safe side of a hard cap.
-        putBack(unspent, released);
-        throw error;
-      }
-    });
+      },
+    );
+    purgeFlushIds();
   };
 
   const timer = setInterval(() => {
@@ -279,12 +303,7 @@ export const pgUsageStore = (
     async used(org, month) {
       const k = keyOf(org, month);
       // Leased units count as used in the row until spent or given back; this server's are not spent.
-      return (
-        (await storedRecently(org, month)) +
-        (pending.get(k) ?? 0) -
-        (leases.get(k)?.left ?? 0) -
-        (unspent.get(k) ?? 0)
-      );
+      return (await storedRecently(org, month)) + notInRow(k) - (leases.get(k)?.left ?? 0);
     },
     flush,
     async close() {
