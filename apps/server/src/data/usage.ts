@@ -275,12 +275,12 @@ export const pgUsageStore = (
       // The lease is free for the next reservation once this one settles, whether or not the
       // request that made it still waits (a failure reaches the requests that wait for it).
       const current = lease;
-      const pending = reservation.then(() => {});
-      current.pending = pending;
+      const inFlight = reservation.then(() => {});
+      current.pending = inFlight;
       const settled = () => {
-        if (current.pending === pending) current.pending = null;
+        if (current.pending === inFlight) current.pending = null;
       };
-      pending.then(settled, settled);
+      inFlight.then(settled, settled);
       const outcome = await waitAtMost(reservation);
       if (outcome.refused !== null) return { admitted: false, used: outcome.refused };
     }
