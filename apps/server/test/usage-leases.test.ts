@@ -308,6 +308,7 @@ describe("quota leases (hard-capped plans)", () => {
       expect(await left()).toHaveLength(2);
       vi.useFakeTimers({ now: Date.now() + 3_600_000, toFake: ["Date"] });
       await store.flush();
+      vi.useRealTimers();
       await waitFor(async () => (await left()).length === 1, 5_000, 10);
       expect(await left()).toEqual([recent]);
     } finally {
