@@ -6,6 +6,12 @@ import { authOf } from "./auth.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook, contractEntryOf } from "./route-hooks.js";
 
+/** The organization a response is about: the authenticated one, or the one of a valid key refused with a 403. */
+const accountOf = (request: FastifyRequest) =>
+  request.auth
+    ? { organizationId: request.auth.organization.id, plan: request.auth.plan }
+    : request.refusedAccount;
+
 /**
  * Metering of ordinary routes, attached to contract routes at registration: one unit at
  * onRequest, right after authentication and before validation: a 422 is a request served and
@@ -13,12 +19,6 @@ import { appendHook, contractEntryOf } from "./route-hooks.js";
  * stops a client from hammering for free with bad parameters. Batch routes are charged by their
  * admission (plugins/batch-admission.ts), one unit per element once the key is settled.
  */
-/** The organization a response is about: the authenticated one, or the one of a valid key refused with a 403. */
-const accountOf = (request: FastifyRequest) =>
-  request.auth
-    ? { organizationId: request.auth.organization.id, plan: request.auth.plan }
-    : request.refusedAccount;
-
 export const limitsPlugin = globalPlugin<MeterDeps & { routes: Map<string, RouteEntry> }>(
   "limits",
   async (app, { routes, ...deps }) => {
