@@ -10,6 +10,16 @@ export type HttpRequestMetrics = {
   record(method: string, route: string, status: number, seconds: number): void;
 };
 
+/** The map under `key` in `outer`, made empty on first use. */
+const innerMap = <K, IK, V>(outer: Map<K, Map<IK, V>>, key: K): Map<IK, V> => {
+  let inner = outer.get(key);
+  if (!inner) {
+    inner = new Map();
+    outer.set(key, inner);
+  }
+  return inner;
+};
+
 /**
  * `gmi_http_requests_total` (counter) and `gmi_http_request_duration_seconds` (histogram), by
  * method, route pattern and status. Every response adds to plain numbers kept per label set, and
@@ -72,16 +82,7 @@ export const httpRequestMetrics = (registry: Registry, buckets: readonly number[
 
   return {
     record(method, route, status, seconds) {
-      let byMethod = byRoute.get(route);
-      if (!byMethod) {
-        byMethod = new Map();
-        byRoute.set(route, byMethod);
-      }
-      let byStatus = byMethod.get(method);
-      if (!byStatus) {
-        byStatus = new Map();
-        byMethod.set(method, byStatus);
-      }
+      const byStatus = innerMap(innerMap(byRoute, route), method);
       let tally = byStatus.get(status);
       if (!tally) {
         tally = {
