@@ -257,13 +257,17 @@ export const pgUsageStore = (
     return Promise.race([work, gaveUp]).finally(() => clearTimeout(timer));
   };
 
-  const consumeCapped = async (org: number, month: string, cost: number, quota: number) => {
-    const k = keyOf(org, month);
+  const leaseOf = (k: string): Lease => {
     let lease = leases.get(k);
     if (!lease) {
       lease = { left: 0, spent: 0, recent: 0, idle: 0, pending: null };
       leases.set(k, lease);
     }
+    return lease;
+  };
+
+  const consumeCapped = async (org: number, month: string, cost: number, quota: number) => {
+    const lease = leaseOf(keyOf(org, month));
     for (;;) {
       if (spend(lease, cost)) return { admitted: true, used: null };
       if (lease.pending) {
@@ -274,11 +278,10 @@ export const pgUsageStore = (
       const reservation = reserve(org, month, lease, cost - lease.left, quota);
       // The lease is free for the next reservation once this one settles, whether or not the
       // request that made it still waits (a failure reaches the requests that wait for it).
-      const current = lease;
       const inFlight = reservation.then(() => {});
-      current.pending = inFlight;
+      lease.pending = inFlight;
       const settled = () => {
-        if (current.pending === inFlight) current.pending = null;
+        if (lease.pending === inFlight) lease.pending = null;
       };
       inFlight.then(settled, settled);
       const outcome = await waitAtMost(reservation);

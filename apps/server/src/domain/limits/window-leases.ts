@@ -156,7 +156,7 @@ export const leasedLimiterStore = (
   timer.unref();
 
   return {
-    consume: (windows, cost, at) => consume(windows, cost, at),
+    consume,
     consumeHeld: (windows, cost) => spend(leases.get(keyOf(windows)), cost),
     async peek(windows, at) {
       // A busy organization's windows as this server last saw them, as a charge would report them
