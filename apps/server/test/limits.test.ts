@@ -9,6 +9,7 @@ import { leasedLimiterStore } from "../src/domain/limits/window-leases.js";
 import { billingMonth } from "../src/domain/limits/windows.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
+import { startWithinOneMinute } from "./helpers/minute.js";
 import { testRedisUrl, useTestDatabase } from "./helpers/setup.js";
 import { createTenant, createTestPlan } from "./helpers/tenant.js";
 
@@ -284,8 +285,7 @@ describe.skipIf(!testRedisUrl())("shared Redis limiter", () => {
   });
 
   it("two app instances charging from leases: never past the limit, and all of it once both are refused", async () => {
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+    await startWithinOneMinute(15_000);
     const prefix = `gmi:test:${randomUUID()}:`;
     const redis = new Redis(testRedisUrl() ?? "", { enableAutoPipelining: true });
     const limiters = [0, 1].map(() =>

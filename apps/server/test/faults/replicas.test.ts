@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingMonth } from "../../src/domain/limits/windows.js";
 import { bearer } from "../helpers/app.js";
 import { seedAnalytics } from "../helpers/batch.js";
+import { startWithinOneMinute } from "../helpers/minute.js";
 import { testDatabaseUrl, useTestDatabase } from "../helpers/setup.js";
 import { createTenant, createTestPlan } from "../helpers/tenant.js";
 import { canRunRedis, startRedis, waitFor } from "./processes.js";
@@ -82,8 +83,7 @@ const postBatch = (n: number, apiKey: string, idempotencyKey: string) =>
 describe.skipIf(!canRunRedis || !testDatabaseUrl())("two replicas on one PostgreSQL and Redis", () => {
   it("the per-minute limit is exact across them", async () => {
     // Not across a minute boundary, where the window would reset mid-test.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+    await startWithinOneMinute(10_000);
     const plan = await createTestPlan(db().pool, { perMinute: 25, perDay: 10_000, quota: 10_000 });
     const tenant = await createTenant(db().pool, { plan });
     const statuses = await Promise.all(
@@ -101,8 +101,7 @@ describe.skipIf(!canRunRedis || !testDatabaseUrl())("two replicas on one Postgre
   });
 
   it("charged from leases (a busy organization): never past the limit, and all of it once both refuse", async () => {
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+    await startWithinOneMinute(20_000);
     const plan = await createTestPlan(db().pool, { perMinute: 600, perDay: 100_000, quota: null });
     const tenant = await createTenant(db().pool, { plan });
     const ask = (n: number) =>
