@@ -116,7 +116,7 @@ const EnvSchema = z.object({
   AUTH_CACHE_TTL_MS: int(0, 60_000).default(5_000),
   /** How long identical catalog reads are answered from memory; a catalog change shows within it. */
   CATALOG_CACHE_TTL_MS: int(0, 60_000).default(1_000),
-  /** How long whole answers to identical reads are kept (routes/response-cache.ts); 0: off. */
+  /** How long whole answers to identical reads are kept (caches/response-cache.ts); 0: off. */
   RESPONSE_CACHE_TTL_MS: int(0, 60_000).default(1_000),
   /**
    * The lease interval: how often buffered usage of unmetered/overage plans is written to PostgreSQL,
