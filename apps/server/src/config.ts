@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import type { ScoringConfig } from "./domain/analytics/weights.js";
 import {
   DEFAULT_DEMAND_WEIGHTS,
   DEFAULT_LIQUIDITY_WEIGHT,
@@ -232,3 +233,10 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     warnings,
   };
 };
+
+/** The scoring settings of the serving configuration, in the domain's terms. */
+export const scoringOf = (analytics: Config["analytics"]): ScoringConfig => ({
+  demandWeights: analytics.demandIndexWeights,
+  liquidityWeight: analytics.liquidityDemandWeight,
+  unmetMinSearches: analytics.unmetMinSearches,
+});

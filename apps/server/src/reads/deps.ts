@@ -2,13 +2,13 @@ import type { Caches } from "../caches/index.js";
 import type { ReadCache } from "../caches/read-cache.js";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
+import { scoringOf } from "../config.js";
 import type { CatalogReader } from "../data/catalog-reader.js";
 import type { SnapshotRef } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import type { ScoringConfig } from "../domain/analytics/weights.js";
 import type { UsageStore } from "../domain/limits/usage.js";
 import { loadProfiles } from "./profiles.js";
-import { scoringOf } from "./scoring.js";
 
 type Profiles = Awaited<ReturnType<typeof loadProfiles>>;
 

@@ -3,11 +3,12 @@ import { maxCompletePrice, readGameInfo } from "../data/analytics-reads.js";
 import { readGameHistory } from "../data/history-reads.js";
 import { findSnapshot } from "../data/snapshots.js";
 import { isRangeProblem, resolveHistoryRange } from "../domain/analytics/history-range.js";
+import { todayOf } from "../domain/analytics/windows.js";
 import { notFound, validationFailed } from "../errors.js";
 import type { ReadDeps } from "./deps.js";
 import { historyMeta } from "./meta.js";
 import { zeroDemandRow } from "./profiles.js";
-import { notComputedYet, todayOf } from "./snapshot.js";
+import { notComputedYet } from "./snapshot.js";
 
 /**
  * A game's daily points over a date range (`GET /intelligence/:id/history`, beyond the interface).

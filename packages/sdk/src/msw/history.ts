@@ -1,6 +1,5 @@
 import { HISTORY_DEFAULT_DAYS, HISTORY_MAX_DAYS, type HistoryPoint } from "@gmi/contract";
-import { errorReply, type Reply } from "./reply.js";
-import type { Resolver } from "./resolvers.js";
+import { errorReply, type Reply, type Resolver } from "./reply.js";
 
 const DAY_MS = 86_400_000;
 const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
