@@ -14,8 +14,11 @@ const KERNEL = ["clock.ts", "errors.ts"];
  * app.ts, main.ts and server.ts build and start everything, so they may import anything.
  */
 const SERVER_LAYERS = {
-  // Pure functions over plain data: no I/O, no timer, no framework.
-  "domain/": [],
+  // Pure functions over plain data: no I/O, no timer, no framework. The rows it builds for the
+  // snapshot tables are typed from their declarations (types only: the rule below).
+  "domain/": ["db/tables/"],
+  // The tables written in bulk, declared once as plain data (their rows' types derive from it).
+  "db/tables/": [],
   "db/": ["domain/", "config.ts"],
   "data/": ["domain/", "db/"],
   "caches/": ["domain/", "config.ts"],
@@ -57,6 +60,13 @@ module.exports = {
       to: { circular: true },
     },
     ...serverLayerRules,
+    {
+      name: "server-domain-table-types",
+      comment: "apps/server/src/domain/ takes only types from db/tables/ (the rows it builds), never code.",
+      severity: "error",
+      from: { path: under(SERVER, "domain/"), pathNot: "\\.test\\.ts$" },
+      to: { path: under(SERVER, "db/tables/"), dependencyTypesNot: ["type-only"] },
+    },
     {
       name: "sdk-internal-private",
       comment:

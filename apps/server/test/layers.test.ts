@@ -33,6 +33,7 @@ describe("the import rules", () => {
     const server = "apps/server/src";
     expect(await violationsIn([server])).toEqual([
       `server-caches: ${server}/caches/memo.ts → ${server}/plugins/hook.ts`,
+      `server-domain-table-types: ${server}/domain/count.ts → ${server}/db/tables/things.ts`,
       `server-domain: ${server}/domain/score.ts → ${server}/routes/list.ts`,
       `server-plugins: ${server}/plugins/hook.ts → ${server}/routes/list.ts`,
       `server-routes: ${server}/routes/list.ts → ${server}/data/rows.ts`,

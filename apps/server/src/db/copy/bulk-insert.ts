@@ -2,7 +2,15 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { type ColumnOf, type ColumnType, type TableDeclaration, writtenColumns } from "../tables/table.js";
+import {
+  type ColumnDeclaration,
+  type ColumnOf,
+  type ColumnType,
+  fieldOf,
+  type RowOf,
+  type TableDeclaration,
+  writtenColumns,
+} from "../tables/table.js";
 import { BinaryCopyEncoder, type FieldWriter } from "./copy-binary.js";
 
 export type Column = { name: string; type: string };
@@ -48,6 +56,47 @@ export const copyBinaryBlocks = async (
 export type WrittenTable<T, D extends TableDeclaration = TableDeclaration> = {
   table: D;
   write(fields: FieldWriter<ColumnOf<D>>, row: T): void;
+};
+
+/**
+ * The writer of a declared table whose rows are its RowOf (a field per column), derived from the
+ * declaration: every written column but `skip` (a column the caller writes itself, before), in
+ * order, from its field, by its type. A small function per column rather than one loop looking
+ * fields up by name: the loop made the rollup's writes about twice as slow (200k rows).
+ */
+export const declaredWriter = <D extends TableDeclaration, Skip extends ColumnOf<D> = never>(
+  table: D,
+  skip: readonly Skip[] = [],
+): WrittenTable<RowOf<D, Skip>, D> => {
+  const skipped = new Set<string>(skip);
+  const writes = writtenColumns(table)
+    .filter((column) => !skipped.has(column.name))
+    .map(fieldWrite);
+  return {
+    table,
+    write: (fields, row) => {
+      for (const write of writes) write(fields, row as Record<string, unknown>);
+    },
+  };
+};
+
+type FieldWrite = (fields: FieldWriter, row: Record<string, unknown>) => void;
+
+/** Writes one column's value from its field; a row's types are its declaration's (RowOf). */
+const fieldWrite = ({ name, type }: ColumnDeclaration): FieldWrite => {
+  const field = fieldOf(name);
+  switch (type) {
+    case "int4":
+      return (f, row) => f.int(name, row[field] as number | null);
+    case "float8":
+      return (f, row) => f.float8(name, row[field] as number | null);
+    case "text":
+      return (f, row) => f.text(name, row[field] as string | null);
+    case "int4[]":
+      return (f, row) => f.intArray(name, row[field] as number[] | null);
+    default:
+      throw new Error(`${name}: no field writer for ${type} columns`);
+  }
 };
 
 /**
