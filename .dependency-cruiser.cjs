@@ -40,8 +40,8 @@ const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const under = (root, part) => `^${literal(`${root}/${part}`)}${part.endsWith("/") ? "" : "$"}`;
 
 const serverLayerRules = Object.entries(SERVER_LAYERS).map(([layer, allowed]) => ({
-  name: `server-${layer.replace(/[/.]/g, (c) => (c === "/" ? "" : "-"))}`,
-  comment: `apps/server/src/${layer} may import ${[...allowed, ...KERNEL].join(", ")} and itself (docs/architecture.md)`,
+  name: `server-${layer.replace(/\/$/, "").replace(/[/.]/g, "-")}`,
+  comment: `${SERVER}/${layer} may import ${[...allowed, ...KERNEL].join(", ")} and itself`,
   severity: "error",
   from: { path: under(SERVER, layer), pathNot: "\\.test\\.ts$" },
   to: {

@@ -28,7 +28,7 @@ export type ReadDeps = {
   snapshots: ReadCache;
   pages: ReadCache;
   pageKey: Caches<CatalogReader>["pageKey"];
-  /** Games' all-consoles profiles in a snapshot (a missing id: unknown or disabled), kept while the data holds. */
+  /** Games' all-consoles profiles in a snapshot (an id missing: unknown or disabled game). */
   profiles(snapshot: SnapshotRef, gameIds: readonly number[]): Promise<Profiles>;
 };
 

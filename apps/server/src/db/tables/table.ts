@@ -48,12 +48,13 @@ type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
 export type RowOf<T extends TableDeclaration, Except extends ColumnOf<T> = never> = {
   -readonly [C in T["columns"][number] as C["name"] extends Except
     ? never
-    : CamelCase<C["name"]>]: C extends {
-    nullable: true;
-  }
-    ? ValueOf[C["type"]] | null
-    : ValueOf[C["type"]];
+    : CamelCase<C["name"]>]: FieldOf<C>;
 };
+
+/** A column's value in its row: null too when the column is nullable. */
+type FieldOf<C extends ColumnDeclaration> = C extends { nullable: true }
+  ? ValueOf[C["type"]] | null
+  : ValueOf[C["type"]];
 
 /**
  * A row type with some fields narrowed (a text column holding one of a few labels): the fields

@@ -27,7 +27,10 @@ export type ConditionAggregate = {
   watchCount?: number;
 };
 
-/** One `condition_snapshot_rows` row, as declared (db/tables/snapshot-rows.ts), with its condition one of the four. */
+/**
+ * One `condition_snapshot_rows` row, as declared (db/tables/snapshot-rows.ts), its condition one of
+ * the four.
+ */
 export type ConditionSnapshotFields = Narrowed<ConditionSnapshotRow, { condition: SearchCondition }>;
 
 /**

@@ -32,7 +32,7 @@ export type GameAggregate = {
   priceComplete: number | null;
 };
 
-/** One `liquidity_snapshot_rows` row, as declared (db/tables/snapshot-rows.ts), with its label's four values. */
+/** One `liquidity_snapshot_rows` row, as declared (db/tables/snapshot-rows.ts), its label one of four. */
 export type LiquiditySnapshotFields = Narrowed<LiquiditySnapshotRow, { momentumLabel: MomentumLabel }>;
 
 /** Accessibility of a title without a complete price: neither cheap nor dear. */

@@ -31,7 +31,7 @@ export type QueryAggregate = {
   searches30d: number;
 };
 
-/** One `search_snapshot_rows` row, as declared (db/tables/snapshot-rows.ts), with its label's four values. */
+/** One `search_snapshot_rows` row, as declared (db/tables/snapshot-rows.ts), its label one of four. */
 export type SearchSnapshotFields = Narrowed<SearchSnapshotRow, { momentumLabel: MomentumLabel }>;
 
 /** Volume is the primary signal of the search demand score, reach the secondary; no watch term. */
