@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * Two projects: `unit` (src/**, no database, beside the code) and `integration` (test/** and the
@@ -16,6 +16,8 @@ export const config = defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts", "src/db/**/*.test.ts"],
+          // Fixtures are data for tests (test/fixtures/layers holds a deliberately broken tree).
+          exclude: [...configDefaults.exclude, "test/fixtures/**"],
           globalSetup: ["test/required-services.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,

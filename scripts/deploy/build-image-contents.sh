@@ -22,7 +22,7 @@ step() { printf '== %s\n' "$*"; }
 step "install (frozen lockfile)"
 pnpm install --frozen-lockfile --prefer-offline --reporter=silent
 
-step "build the contract, generate the Prisma client, build the dashboard"
+step "build the contract and the dashboard"
 pnpm exec turbo run build --filter=@gmi/server... --filter=@gmi/web... --output-logs=errors-only
 
 step "bundle the server and the CLI"

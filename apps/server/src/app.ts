@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from "fastify";
 import Fastify, { LogController } from "fastify";
 import pino from "pino";
+import { makeCaches } from "./caches/index.js";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import type { Config } from "./config.js";
-import { readDataVersion, trackVersion } from "./data/data-version.js";
+import { catalogReader } from "./data/catalog-reader.js";
+import { readDataVersion } from "./data/data-version.js";
 import { findKeyByHash, findKeysByHash } from "./data/keys.js";
 import { type Sql, withReadTimeout } from "./data/sql.js";
-import type { KeyLookup } from "./domain/auth/key-cache.js";
-import { cachedKeyLookup } from "./domain/auth/key-cache.js";
 import { buildRouteTable } from "./domain/auth/scope-table.js";
 import type { LimiterStore } from "./domain/limits/store.js";
 import type { UsageStore } from "./domain/limits/usage.js";
@@ -33,7 +33,6 @@ import { openApiPlugin } from "./plugins/openapi.js";
 import { requestContextPlugin } from "./plugins/request-context.js";
 import { readDeps } from "./reads/deps.js";
 import { registerContractRoutes } from "./routes/index.js";
-import { responseCache } from "./routes/response-cache.js";
 
 /** Everything the app needs, built once by main.ts (or a test) and passed in. */
 export type AppDeps = {
@@ -44,8 +43,6 @@ export type AppDeps = {
   limiter: LimiterStore;
   usage: UsageStore;
   clock?: Clock;
-  /** Defaults to the database lookup behind the per-process cache (AUTH_CACHE_TTL_MS). */
-  keyLookup?: KeyLookup;
   /** Defaults to "database answers SELECT 1". */
   readiness?: ReadinessCheck[];
   /** How long the reads of a request wait for PostgreSQL (withReadTimeout); absent or 0: they wait. */
@@ -122,12 +119,14 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   // The batch routes' idempotency records are written through `deps.sql` and always waited for;
   // the usage store bounds its own waits (data/usage.ts).
   const reads = withReadTimeout(deps.sql, deps.readTimeoutMs ?? 0);
-  const lookup =
-    deps.keyLookup ??
-    cachedKeyLookup((hash) => findKeyByHash(reads, hash), clock, config.authCacheTtlMs, {
-      lookupMany: (hashes) => findKeysByHash(reads, hashes),
-      onError: (error) => deps.logger.warn({ err: error }, "api key read-ahead failed"),
-    });
+  // Every cache is built here, once, and shared (docs/architecture.md, Caches).
+  const caches = makeCaches(config, clock, {
+    key: (hash) => findKeyByHash(reads, hash),
+    keys: (hashes) => findKeysByHash(reads, hashes),
+    dataVersion: () => readDataVersion(reads),
+    catalog: catalogReader(reads),
+    onError: (error) => deps.logger.warn({ err: error }, "api key read-ahead failed"),
+  });
 
   await app.register(errorsPlugin, { bodyLimit: config.bodyLimitBytes });
   await app.register(jsonBodyPlugin);
@@ -139,7 +138,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     createMetrics({ ...databaseMetricsSources(deps.sql), processMetrics: config.nodeEnv !== "test" });
   await app.register(metricsPlugin, { metrics, token: config.metricsToken });
   const routes = buildRouteTable();
-  await app.register(authPlugin, { lookup, clock, routes });
+  await app.register(authPlugin, { lookup: caches.keys, readKey: caches.presentedKeys, clock, routes });
   // Ordinary routes: one unit at onRequest. Batch routes: key, claim, decision, charge, store.
   await app.register(limitsPlugin, { limiter: deps.limiter, usage: deps.usage, clock, routes });
   await app.register(batchAdmissionPlugin, {
@@ -148,6 +147,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     usage: deps.usage,
     clock,
     routes,
+    stored: caches.storedAnswers,
   });
   await app.register(healthPlugin, {
     checks: deps.readiness ?? [{ name: "database", check: () => deps.sql.query("SELECT 1") }],
@@ -155,28 +155,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(openApiPlugin);
   await app.register(docsPlugin);
   await app.register(dashboardPlugin, { dir: config.dashboardDir });
-  // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
-  const version = trackVersion(() => readDataVersion(reads), clock, 1_000);
-  // Answers kept up to ten minutes while the data they are built from is unchanged (asked once a second).
-  const responses = responseCache(clock, config.responseCacheTtlMs, {
-    revalidation: {
-      version,
-      maxAgeMs: 600_000,
-      settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
-    },
-  });
   // Kept answers go out before validation and the handler (routes registered after this).
-  await app.register(earlyAnswersPlugin, { answers: responses, routes });
-  // Every read cache is built here, once, and shared by the routes (docs/architecture.md, Caches).
+  await app.register(earlyAnswersPlugin, { answers: caches.responses, routes });
   await registerContractRoutes(app, {
-    reads: readDeps({
-      sql: reads,
-      clock,
-      usage: deps.usage,
-      config,
-      version: config.responseCacheTtlMs > 0 ? version : null,
-    }),
-    responses,
+    reads: readDeps({ sql: reads, clock, usage: deps.usage, config, caches }),
+    responses: caches.responses,
     publicBaseUrl: config.publicBaseUrl,
   });
   return app;

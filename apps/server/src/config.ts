@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import type { ScoringConfig } from "./domain/analytics/weights.js";
 import {
   DEFAULT_DEMAND_WEIGHTS,
   DEFAULT_LIQUIDITY_WEIGHT,
@@ -116,7 +117,7 @@ const EnvSchema = z.object({
   AUTH_CACHE_TTL_MS: int(0, 60_000).default(5_000),
   /** How long identical catalog reads are answered from memory; a catalog change shows within it. */
   CATALOG_CACHE_TTL_MS: int(0, 60_000).default(1_000),
-  /** How long whole answers to identical reads are kept (routes/response-cache.ts); 0: off. */
+  /** How long whole answers to identical reads are kept (caches/response-cache.ts); 0: off. */
   RESPONSE_CACHE_TTL_MS: int(0, 60_000).default(1_000),
   /**
    * The lease interval: how often buffered usage of unmetered/overage plans is written to PostgreSQL,
@@ -232,3 +233,10 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     warnings,
   };
 };
+
+/** The scoring settings of the serving configuration, in the domain's terms. */
+export const scoringOf = (analytics: Config["analytics"]): ScoringConfig => ({
+  demandWeights: analytics.demandIndexWeights,
+  liquidityWeight: analytics.liquidityDemandWeight,
+  unmetMinSearches: analytics.unmetMinSearches,
+});

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { bulkInsert, insertWritten, type Table, type WrittenTable } from "../src/db/copy/bulk-insert.js";
-import { declareTable } from "../src/db/tables/table.js";
+import {
+  bulkInsert,
+  declaredWriter,
+  insertWritten,
+  type Table,
+  type WrittenTable,
+} from "../src/db/copy/bulk-insert.js";
+import { declareTable, type RowOf } from "../src/db/tables/table.js";
 import { useTestDatabase } from "./helpers/setup.js";
 
 const db = useTestDatabase({ catalog: false });
@@ -87,39 +93,32 @@ describe("bulkInsert", () => {
   });
 
   for (const copy of [true, false]) {
-    it(`writes objects field by field, exactly (${copy ? "binary COPY" : "INSERT batches"})`, async ({
+    it(`writes objects field by field, exactly, by the writer its declaration gives (${copy ? "binary COPY" : "INSERT batches"})`, async ({
       skip,
     }) => {
       if (copy && db().embedded) skip();
       const pool = db().pool;
       await pool.query(
-        "DROP TABLE IF EXISTS written_probe; CREATE TABLE written_probe (n int PRIMARY KEY, x float8, t text, a int[])",
+        "DROP TABLE IF EXISTS written_probe; CREATE TABLE written_probe (n int PRIMARY KEY, x float8, some_text text, a int[])",
       );
-      type Probe = { n: number; x: number | null; t: string | null; a: number[] | null };
       const declared = declareTable({
         name: "written_probe",
         columns: [
           { name: "n", type: "int4" },
           { name: "x", type: "float8", nullable: true },
-          { name: "t", type: "text", nullable: true },
+          { name: "some_text", type: "text", nullable: true },
           { name: "a", type: "int4[]", nullable: true },
         ],
       });
-      const table: WrittenTable<Probe, typeof declared> = {
-        table: declared,
-        write: (f, r) => {
-          f.int("n", r.n);
-          f.float8("x", r.x);
-          f.text("t", r.t);
-          f.intArray("a", r.a);
-        },
-      };
+      // { n: number; x: number | null; someText: string | null; a: number[] | null }
+      type Probe = RowOf<typeof declared>;
+      const table = declaredWriter(declared);
       const texts = ["", "tab\there\n", "back\\slash \\N", "zelda \u{1F3AE} ₩ é", "x".repeat(70_000)];
       const floats = [0, -0.5, 1 / 3, 0.3333, 1e-300, 123456789.125, Number.MAX_VALUE];
       const rows: Probe[] = Array.from({ length: 3_000 }, (_, i) => ({
         n: i === 0 ? -(2 ** 31) : i === 1 ? 2 ** 31 - 1 : i,
         x: i % 9 === 0 ? null : (floats[i % floats.length] as number),
-        t: i % 13 === 0 ? null : `${texts[i % texts.length]}${i}`,
+        someText: i % 13 === 0 ? null : `${texts[i % texts.length]}${i}`,
         a: i % 4 === 0 ? null : i % 4 === 1 ? [] : [i, -i, 2 ** 31 - 1],
       }));
       const client = await pool.connect();
@@ -131,18 +130,18 @@ describe("bulkInsert", () => {
           table: declared,
           write: (f, r) => {
             f.int("n", r.n);
-            f.text("t", r.t);
+            f.text("some_text", r.someText);
             f.float8("x", r.x);
             f.intArray("a", r.a);
           },
         };
         await expect(insertWritten(client, swapped, rows, { copy })).rejects.toThrow(
-          /written_probe: its writer writes \(n int4, t text, x float8, a int4\[\]\)/,
+          /written_probe: its writer writes \(n int4, some_text text, x float8, a int4\[\]\)/,
         );
         if (copy) {
           // A value the column cannot hold fails the COPY with a clear error; the connection stays usable.
           await expect(
-            insertWritten(client, table, [{ n: 1.5, x: 0, t: "x", a: [] }], { copy }),
+            insertWritten(client, table, [{ n: 1.5, x: 0, someText: "x", a: [] }], { copy }),
           ).rejects.toThrow(/not a 32-bit integer/);
         }
         expect((await client.query("SELECT count(*)::int AS n FROM written_probe")).rows[0].n).toBe(
@@ -151,7 +150,9 @@ describe("bulkInsert", () => {
       } finally {
         client.release();
       }
-      const { rows: back } = await pool.query("SELECT n, x, t, a FROM written_probe ORDER BY n");
+      const { rows: back } = await pool.query(
+        'SELECT n, x, some_text AS "someText", a FROM written_probe ORDER BY n',
+      );
       expect(back).toEqual([...rows].sort((a, b) => a.n - b.n));
     });
   }

@@ -14,6 +14,7 @@ export * from "./routes/consoles.js";
 export * from "./routes/demand-intent.js";
 export * from "./routes/games.js";
 export * from "./routes/history.js";
+export * from "./routes/history-range.js";
 export * from "./routes/intelligence.js";
 export type { RouteMetadata } from "./routes/shared.js";
 export { ListQuerySchema } from "./routes/shared.js";

@@ -1,6 +1,7 @@
 import { CODE_TO_STATUS, ERROR_CODES } from "./common/errors.js";
 import { DEFAULT_LIMIT } from "./common/pagination.js";
 import { PLANS } from "./plans.js";
+import { HISTORY_DEFAULT_DAYS, HISTORY_MAX_DAYS } from "./routes/history-range.js";
 
 /**
  * The words of the OpenAPI document: tags, parameter and field descriptions. Kept apart from the
@@ -74,9 +75,11 @@ export const PARAMETERS: Record<string, string> = {
     "`page` (default): numbered pages with `total` and `last_page`. `cursor`: opaque cursors, stable " +
     "while new dates are computed; use it to walk a whole list.",
   from:
-    "First date of the history (UTC), `YYYY-MM-DD`. Omitted: 30 days before `to`. At most 90 days " +
-    "from `from` to `to`.",
-  to: "Last date of the history (UTC), `YYYY-MM-DD`. Omitted: the latest computed date.",
+    `First date of the history (UTC), \`YYYY-MM-DD\`. Omitted: the ${HISTORY_DEFAULT_DAYS} days ending on ` +
+    `\`to\`. At most ${HISTORY_MAX_DAYS} days from \`from\` to \`to\`, and not after the latest computed date.`,
+  to:
+    "Last date of the history (UTC), `YYYY-MM-DD`. Omitted: the latest computed date, or " +
+    `${HISTORY_DEFAULT_DAYS} days from \`from\` when that ends earlier.`,
   "path:id": "Numeric game id (as in `game.id` of any row, or from the catalog lookups).",
   "path:game_id": "Numeric game id (as in `game.id` of any row, or from the catalog lookups).",
   "path:console_id": "Numeric console id, from `GET /api/v1/consoles`.",

@@ -1,4 +1,3 @@
-import type { Clock } from "../clock.js";
 import type { Sql } from "./sql.js";
 
 /**
@@ -6,7 +5,7 @@ import type { Sql } from "./sql.js";
  * and the snapshots (a rollup writes a new snapshot, or updates its row when it completes). Any
  * insert, update or delete changes it, also one made by hand in psql: every new row version has a
  * new xmin (a transaction id; freezing keeps the value), so the sum of xmins and the row counts move
- * with the data. A sequential scan of those tables, read at most once per interval (below).
+ * with the data. A sequential scan of those tables, read at most once a second (caches/data-version.ts).
  */
 export const readDataVersion = async (sql: Sql): Promise<string> => {
   const result = await sql.query<{ version: string }>(
@@ -16,43 +15,4 @@ export const readDataVersion = async (sql: Sql): Promise<string> => {
        (SELECT concat(count(*), '/', sum(xmin::text::bigint)) FROM snapshots)) AS version`,
   );
   return result.rows[0]?.version ?? "";
-};
-
-/** The fingerprint as last read, and since when (clock ms) it has held. */
-export type VersionState = { value: string; since: number };
-
-/** Shared by the caches that keep answers while the data holds; read again every `everyMs`. */
-export type DataVersion = {
-  current(): Promise<VersionState>;
-  /** What current() would give without a read (the last read is under `everyMs` old), else null. */
-  recent(): VersionState | null;
-};
-
-/**
- * Reads the fingerprint at most once per `everyMs` (one read in flight, shared by every caller), so
- * a change shows within about `everyMs`. A cache must capture the state before it loads, and keep
- * what it loaded under that state: data read after a change is then never kept under the old one's
- * value for longer than one read.
- */
-export const trackVersion = (read: () => Promise<string>, clock: Clock, everyMs: number): DataVersion => {
-  let known: (VersionState & { checkAt: number }) | null = null;
-  let reading: Promise<VersionState> | null = null;
-  const recent = () => (known && clock.now() < known.checkAt ? known : null);
-  return {
-    recent,
-    async current() {
-      const fresh = recent();
-      if (fresh) return fresh;
-      reading ??= read()
-        .then((value) => {
-          const at = clock.now();
-          known = { value, since: known?.value === value ? known.since : at, checkAt: at + everyMs };
-          return known;
-        })
-        .finally(() => {
-          reading = null;
-        });
-      return reading;
-    },
-  };
 };

@@ -1,3 +1,5 @@
+import type { SearchSnapshotOrderRow } from "../db/tables/snapshot-rows.js";
+import type { Narrowed } from "../db/tables/table.js";
 import type { SearchSnapshotFields } from "../domain/analytics/search-rows.js";
 
 /**
@@ -10,13 +12,11 @@ export const ORDER_PAGE_SIZE = 1000;
 
 export type SearchOrderSort = "momentum" | "unmet";
 
-export type SearchOrderPage = {
-  scopeConsoleId: number;
-  sort: SearchOrderSort;
-  /** 0-based: the page holding ranks page·ORDER_PAGE_SIZE+1 .. (page+1)·ORDER_PAGE_SIZE. */
-  page: number;
-  volumeRanks: number[];
-};
+/** A `search_snapshot_orders` row, as declared (db/tables/snapshot-rows.ts). */
+export type SearchOrderPage = Narrowed<
+  SearchSnapshotOrderRow,
+  { sort: SearchOrderSort; volumeRanks: number[] }
+>;
 
 const SORTS: readonly SearchOrderSort[] = ["momentum", "unmet"];
 

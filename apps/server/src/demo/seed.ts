@@ -2,8 +2,8 @@ import { systemClock } from "../clock.js";
 import type { Database } from "../db/open.js";
 import type { ScoringConfig } from "../domain/analytics/weights.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
+import { todayOf } from "../domain/analytics/windows.js";
 import { type ImportReport, importLines } from "../jobs/import.js";
-import { todayOf } from "../reads/snapshot.js";
 import { rollupDates } from "../rollup/rollup-dates.js";
 import { type DemoScale, generateDemo } from "./generate.js";
 

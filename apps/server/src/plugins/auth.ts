@@ -1,30 +1,22 @@
-import type { PlanLimits } from "@gmi/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { KeyLookup } from "../caches/key-cache.js";
+import type { PresentedKeyReader } from "../caches/presented-keys.js";
 import type { Clock } from "../clock.js";
-import { presentedKeyReader } from "../domain/auth/api-key.js";
-import type { AuthContext, KeyRecord } from "../domain/auth/authorize.js";
+import type { KeyRecord } from "../domain/auth/authorize.js";
 import { authorize } from "../domain/auth/authorize.js";
-import type { KeyLookup } from "../domain/auth/key-cache.js";
 import type { RouteEntry } from "../domain/auth/scope-table.js";
 import { ApiError } from "../errors.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook, contractEntryOf } from "./route-hooks.js";
 
-declare module "fastify" {
-  interface FastifyRequest {
-    /** The authenticated key, its organization and plan; null on routes outside the contract. */
-    auth: AuthContext | null;
-    /** A valid key refused with a 403 (inactive account, missing scope): whose plan it is. */
-    refusedAccount: { organizationId: number; plan: PlanLimits } | null;
-    /** The contract route being served (from the scope table), null outside the contract. */
-    contractRoute: RouteEntry | null;
-  }
-}
-
-export type AuthPluginOptions = { lookup: KeyLookup; clock: Clock; routes: Map<string, RouteEntry> };
-
-/** Authorization headers whose keys' hashes are kept (domain/auth/api-key.ts): the key cache's size. */
-const KEYS_KEPT = 10_000;
+export type AuthPluginOptions = {
+  /** Key records by hash (caches/key-cache.ts). */
+  lookup: KeyLookup;
+  /** The key an Authorization header presents (caches/presented-keys.ts). */
+  readKey: PresentedKeyReader;
+  clock: Clock;
+  routes: Map<string, RouteEntry>;
+};
 
 /**
  * Every route of the contract gets an onRequest authentication hook when it is registered, with
@@ -32,11 +24,11 @@ const KEYS_KEPT = 10_000;
  * body is read, so an anonymous request costs no parsing. Routes outside the contract (health,
  * OpenAPI, 404s) are public.
  */
-export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, { lookup, clock, routes }) => {
+export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, options) => {
+  const { lookup, readKey, clock, routes } = options;
   app.decorateRequest("auth", null);
   app.decorateRequest("contractRoute", null);
   app.decorateRequest("refusedAccount", null);
-  const readKey = presentedKeyReader(KEYS_KEPT);
 
   /** Sets the request's auth context, or throws the 401 or 403. */
   const admit = (request: FastifyRequest, entry: RouteEntry, record: KeyRecord | null) => {
@@ -81,9 +73,3 @@ export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, { 
     appendHook(route, "onRequest", authenticate);
   });
 });
-
-/** For handlers of authenticated routes: the auth context, which the plugin guarantees is there. */
-export const authOf = (request: FastifyRequest): AuthContext => {
-  if (!request.auth) throw new Error("route served without authentication");
-  return request.auth;
-};

@@ -1,6 +1,7 @@
 import { HEADERS, IdempotencyKeySchema, listRoutes } from "@gmi/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeAny } from "zod";
+import type { StoredAnswers } from "../caches/stored-answers.js";
 import type { Clock } from "../clock.js";
 import type { Claim, ClaimResult } from "../data/idempotency.js";
 import {
@@ -25,12 +26,11 @@ import {
   RETENTION_MS,
   storedHeadersOf,
 } from "../domain/idempotency/policy.js";
-import { storedMemo } from "../domain/idempotency/stored-memo.js";
 import { batchCharge } from "../domain/limits/batch-cost.js";
 import type { MeterDeps } from "../domain/limits/meter.js";
 import { meter, meterRateWindows, rateLimitHeaders } from "../domain/limits/meter.js";
 import { ApiError, validationFailed } from "../errors.js";
-import { authOf } from "./auth.js";
+import { authOf } from "../http-request.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook, contractEntryOf } from "./route-hooks.js";
 
@@ -38,6 +38,8 @@ export type BatchAdmissionOptions = MeterDeps & {
   sql: Sql;
   clock: Clock;
   routes: Map<string, RouteEntry>;
+  /** Answers this server stored, kept for their replays (caches/stored-answers.ts). */
+  stored: StoredAnswers;
   /** Defaults to PURGE_INTERVAL_MS; 0 turns the timer off (tests purge by hand). */
   purgeIntervalMs?: number;
 };
@@ -88,13 +90,12 @@ const replay = (
 export const batchAdmissionPlugin = globalPlugin<BatchAdmissionOptions>(
   "batch-admission",
   async (app, options) => {
-    const { sql, clock } = options;
+    const { sql, clock, stored } = options;
     const querySchemas = new Map(
       listRoutes().flatMap(({ route }) =>
         route.query ? [[routeKey(route.method, route.path), route.query as ZodTypeAny] as const] : [],
       ),
     );
-    const stored = storedMemo();
     /** The keys held by requests in progress; only this plugin's hooks read it. */
     const held = new WeakMap<FastifyRequest, HeldKey>();
 

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ResponseCache } from "../caches/response-cache.js";
 import type { RouteEntry } from "../domain/auth/scope-table.js";
-import type { ResponseCache } from "../routes/response-cache.js";
+import { answerKeyOf } from "../http-request.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook, contractEntryOf } from "./route-hooks.js";
 
@@ -12,7 +13,7 @@ const send = (reply: FastifyReply, json: string) => {
 };
 
 /**
- * Kept answers (routes/response-cache.ts) sent before validation and the handler: on a GET of the
+ * Kept answers (caches/response-cache.ts) sent before validation and the handler: on a GET of the
  * contract, after authentication and metering (onRequest), a preHandler sends the kept JSON when
  * the response cache holds a fresh answer for this very request; otherwise the request goes on to
  * ts-rest's validation and the handler, which builds and keeps the answer. The query's zod parse,
@@ -25,7 +26,7 @@ export const earlyAnswersPlugin = globalPlugin<{ answers: ResponseCache; routes:
     // A callback hook, not an async one: a kept answer is nearly always known at once, and an async
     // hook costs a promise and a turn of the microtask queue on every cached read.
     const answerEarly = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-      const kept = answers.early(request);
+      const kept = answers.early(answerKeyOf(request));
       if (kept === null) return done();
       if (typeof kept === "string") return send(reply, kept);
       // What fails here reaches the error handler, as a rejected async hook's error would.

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { lastCompleteSnapshot } from "../data/rollup-status.js";
 import type { Sql } from "../data/sql.js";
 import { bearerToken } from "../domain/auth/api-key.js";
 import { ApiError } from "../errors.js";
-import { lastCompleteSnapshot } from "../rollup/status.js";
 import { httpRequestMetrics } from "./http-metrics.js";
 import { globalPlugin } from "./plugin.js";
 

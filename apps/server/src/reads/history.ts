@@ -1,13 +1,13 @@
-import type { Period } from "@gmi/contract";
+import { isHistoryRangeProblem, type Period, resolveHistoryRange } from "@gmi/contract";
 import { maxCompletePrice, readGameInfo } from "../data/analytics-reads.js";
 import { readGameHistory } from "../data/history-reads.js";
 import { findSnapshot } from "../data/snapshots.js";
-import { isRangeProblem, resolveHistoryRange } from "../domain/analytics/history-range.js";
+import { todayOf } from "../domain/analytics/windows.js";
 import { notFound, validationFailed } from "../errors.js";
 import type { ReadDeps } from "./deps.js";
 import { historyMeta } from "./meta.js";
 import { zeroDemandRow } from "./profiles.js";
-import { notComputedYet, todayOf } from "./snapshot.js";
+import { notComputedYet } from "./snapshot.js";
 
 /**
  * A game's daily points over a date range (`GET /intelligence/:id/history`, beyond the interface).
@@ -27,7 +27,7 @@ export const gameHistoryBody = async (
   const latest = await findSnapshot(sql, query.period, undefined, today);
   if (!latest) throw notComputedYet();
   const range = resolveHistoryRange(query, latest.date);
-  if (isRangeProblem(range)) throw validationFailed("query", range.field, range.message);
+  if (isHistoryRangeProblem(range)) throw validationFailed("query", range.field, range.message);
 
   const stored = await readGameHistory(sql, gameId, query.period, range.from, range.to);
   const idle = stored.some((p) => p.liquidityScore === null)

@@ -3,7 +3,7 @@ import type { Clock } from "../clock.js";
 import { findSnapshot, type SnapshotRef, snapshotRuns } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import { describeRuns } from "../domain/analytics/day-runs.js";
-import { dayOf, type IsoDay } from "../domain/analytics/windows.js";
+import { todayOf } from "../domain/analytics/windows.js";
 import { ApiError } from "../errors.js";
 import type { ReadDeps } from "./deps.js";
 
@@ -16,9 +16,6 @@ export const notComputedYet = () =>
     "service_unavailable",
     "analytics have not been computed yet (the operator runs `gmi rollup`)",
   );
-
-/** Today (UTC) on the server's clock: no date after it is served or rolled up. */
-export const todayOf = (clock: Clock): IsoDay => dayOf(new Date(clock.now()));
 
 /**
  * The snapshot a request reads: the requested date's, else the latest computed for the period that

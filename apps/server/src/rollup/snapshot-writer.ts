@@ -1,8 +1,8 @@
 import type { Period } from "@gmi/contract";
 import type pg from "pg";
-import { type SearchOrderPage, searchOrderPages } from "../data/search-orders.js";
+import { searchOrderPages } from "../data/search-orders.js";
 import type { Sql } from "../data/sql.js";
-import { insertWritten, type WrittenTable } from "../db/copy/bulk-insert.js";
+import { declaredWriter, insertWritten, type WrittenTable } from "../db/copy/bulk-insert.js";
 import {
   CONDITION_SNAPSHOT_ROWS,
   LIQUIDITY_SNAPSHOT_ROWS,
@@ -22,78 +22,13 @@ export type SnapshotContent = {
 };
 
 /**
- * The writers of the snapshot row tables (db/tables/snapshot-rows.ts), each row written after its
- * `snapshot_id` (ofSnapshot), a field per column in the declaration's order.
+ * The writers of the snapshot row tables, derived from their declarations (db/tables/snapshot-rows.ts):
+ * each row written after its `snapshot_id` (ofSnapshot), a field per column in the declaration's order.
  */
-const LIQUIDITY: WrittenTable<LiquiditySnapshotFields, typeof LIQUIDITY_SNAPSHOT_ROWS> = {
-  table: LIQUIDITY_SNAPSHOT_ROWS,
-  write: (f, r) => {
-    f.int("scope_console_id", r.scopeConsoleId);
-    f.int("game_id", r.gameId);
-    f.int("redirects", r.redirects);
-    f.int("distinct_users", r.distinctUsers);
-    f.int("watch_count", r.watchCount);
-    f.int("search_count", r.searchCount);
-    f.float8("demand_index", r.demandIndex);
-    f.float8("momentum_value", r.momentumValue);
-    f.text("momentum_label", r.momentumLabel);
-    f.float8("price_accessibility", r.priceAccessibility);
-    f.int("liquidity_score", r.liquidityScore);
-    f.int("rank_liquidity", r.rankLiquidity);
-    f.int("rank_demand", r.rankDemand);
-    f.int("rank_value", r.rankValue);
-  },
-};
-
-const SEARCHES: WrittenTable<SearchSnapshotFields, typeof SEARCH_SNAPSHOT_ROWS> = {
-  table: SEARCH_SNAPSHOT_ROWS,
-  write: (f, r) => {
-    f.int("scope_console_id", r.scopeConsoleId);
-    f.text("query", r.query);
-    f.int("search_count", r.searchCount);
-    f.int("pricing_count", r.pricingCount);
-    f.int("site_search_count", r.siteSearchCount);
-    f.int("distinct_users", r.distinctUsers);
-    f.float8("mobile_share", r.mobileShare);
-    f.float8("avg_result_count", r.avgResultCount);
-    f.int("zero_result_count", r.zeroResultCount);
-    f.float8("zero_result_share", r.zeroResultShare);
-    f.float8("momentum_value", r.momentumValue);
-    f.text("momentum_label", r.momentumLabel);
-    f.int("demand_score", r.demandScore);
-    f.int("rank_volume", r.rankVolume);
-    f.int("rank_momentum", r.rankMomentum);
-    f.int("rank_unmet", r.rankUnmet);
-    f.int("mobile_count", r.mobileCount);
-    f.float8("result_count_sum", r.resultCountSum);
-  },
-};
-
-const SEARCH_ORDERS: WrittenTable<SearchOrderPage, typeof SEARCH_SNAPSHOT_ORDERS> = {
-  table: SEARCH_SNAPSHOT_ORDERS,
-  write: (f, o) => {
-    f.int("scope_console_id", o.scopeConsoleId);
-    f.text("sort", o.sort);
-    f.int("page", o.page);
-    f.intArray("volume_ranks", o.volumeRanks);
-  },
-};
-
-const CONDITIONS: WrittenTable<ConditionSnapshotFields, typeof CONDITION_SNAPSHOT_ROWS> = {
-  table: CONDITION_SNAPSHOT_ROWS,
-  write: (f, r) => {
-    f.int("game_id", r.gameId);
-    f.text("condition", r.condition);
-    f.int("rank", r.rank);
-    f.int("search_count", r.searchCount);
-    f.float8("condition_share", r.conditionShare);
-    f.int("distinct_users", r.distinctUsers);
-    f.float8("mobile_share", r.mobileShare);
-    f.int("redirects", r.redirects);
-    f.int("watch_count", r.watchCount);
-    f.int("mobile_count", r.mobileCount);
-  },
-};
+const LIQUIDITY = declaredWriter(LIQUIDITY_SNAPSHOT_ROWS, ["snapshot_id"]);
+const SEARCHES = declaredWriter(SEARCH_SNAPSHOT_ROWS, ["snapshot_id"]);
+const SEARCH_ORDERS = declaredWriter(SEARCH_SNAPSHOT_ORDERS, ["snapshot_id"]);
+const CONDITIONS = declaredWriter(CONDITION_SNAPSHOT_ROWS, ["snapshot_id"]);
 
 /** Deletes the snapshots of `date` (of one period, or of all three) and their rows. */
 export const deleteSnapshots = async (sql: Sql, date: IsoDay, period?: Period): Promise<void> => {

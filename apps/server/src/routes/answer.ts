@@ -1,12 +1,23 @@
 import type { ServerInferRequest } from "@ts-rest/core";
 import type { FastifyRequest } from "fastify";
-import { authOf } from "../plugins/auth.js";
+import { answerKeyOf, authOf } from "../http-request.js";
 import type { Caller } from "../reads/caller.js";
 import type { GetRoute, Read } from "../reads/read.js";
 import type { RouteDeps } from "./context.js";
-import type { ResponseCache } from "./response-cache.js";
 
-type Reply = Parameters<ResponseCache>[1];
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** The two reply methods used (ts-rest hands handlers a reply typed against Fastify 4's generics). */
+export type Reply = {
+  type(contentType: string): unknown;
+  serializer(serialize: (payload: unknown) => string): unknown;
+};
+
+/** Fastify would serialize the body again: hands it the answer's serialization, made once. */
+export const sendSerialized = (reply: Reply, json: string) => {
+  reply.type(JSON_TYPE);
+  reply.serializer(() => json);
+};
 
 /** The caller of an authenticated request, and the origin its links point to. */
 const callerOf = (request: FastifyRequest, publicBaseUrl: string | undefined): Caller => ({
@@ -24,8 +35,8 @@ export const answer =
   <R extends GetRoute>(deps: RouteDeps, _route: R, read: Read<R>, options: { live?: boolean } = {}) =>
   async (args: ServerInferRequest<R> & { request: FastifyRequest; reply: Reply }) => {
     const build = () => read(deps.reads, args, callerOf(args.request, deps.publicBaseUrl));
-    return {
-      status: 200 as const,
-      body: options.live ? await build() : await deps.responses(args.request, args.reply, build),
-    };
+    if (options.live) return { status: 200 as const, body: await build() };
+    const kept = await deps.responses.answer(answerKeyOf(args.request), build);
+    sendSerialized(args.reply, kept.json);
+    return { status: 200 as const, body: kept.body };
   };

@@ -7,23 +7,16 @@ import { parseElements } from "../domain/batch/requests.js";
 import { batchMeta } from "../reads/meta.js";
 import { batchRowOf, signalsOf } from "../reads/profiles.js";
 import { snapshotFor } from "../reads/snapshot.js";
+import { type Reply, sendSerialized } from "./answer.js";
 import type { RouteDeps } from "./context.js";
 
 const s = initServer();
 
-const JSON_TYPE = "application/json; charset=utf-8";
-
 type Profile = Parameters<typeof batchRowOf>[0];
-
-/** The two reply methods used (ts-rest hands handlers a reply typed against Fastify 4's generics). */
-type Reply = {
-  type(contentType: string): unknown;
-  serializer(serialize: (payload: unknown) => string): unknown;
-};
 
 /**
  * What a found game becomes in a batch, made once per profile with its JSON: profiles are kept
- * while the data holds (reads/profile-memo.ts) and popular games are asked for in batch after
+ * while the data holds (caches/profile-memo.ts) and popular games are asked for in batch after
  * batch, so their items are neither rebuilt nor serialized again. Keyed by the profile object,
  * so an entry lives exactly as long as the memo keeps its profile.
  */
@@ -68,19 +61,18 @@ const answerBatch = async <S extends ZodTypeAny, Data extends object>(
   const elements = parseElements(input.requests, element.schema, element.idOf);
   const snapshot = await snapshotFor(reads, input.query.period, input.query.date);
   const ids = idsOf(elements);
-  const profiles = ids.length > 0 ? await reads.profiles(reads.sql, snapshot, ids, reads.scoring) : new Map();
+  const profiles = ids.length > 0 ? await reads.profiles(snapshot, ids) : new Map();
   const items = buildItems(elements, (id) => {
     const profile = profiles.get(id);
     return profile ? element.rendered.found(profile) : { game_id: id, found: false as const };
   });
   const { status, batch } = summarize(items);
   const meta = batchMeta(snapshot, batch);
-  // Fastify would serialize the body again: hand it the answer joined from the kept JSON instead.
+  // The answer joined from the items' kept JSON.
   const json = batchJson(items, meta, (data) =>
     "found" in data && data.found === false ? JSON.stringify(data) : element.rendered.jsonOf(data),
   );
-  input.reply.type(JSON_TYPE);
-  input.reply.serializer(() => json);
+  sendSerialized(input.reply, json);
   return { status, body: { data: items, meta } };
 };
 

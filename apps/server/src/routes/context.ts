@@ -1,5 +1,5 @@
+import type { ResponseCache } from "../caches/response-cache.js";
 import type { ReadDeps } from "../reads/deps.js";
-import type { ResponseCache } from "./response-cache.js";
 
 /** What routes get, built once by app.ts: the reads' deps and caches, and the whole-response cache. */
 export type RouteDeps = {

@@ -2,15 +2,7 @@ import { z } from "zod";
 import { dataEnvelope } from "../common/envelope.js";
 import { IsoDateSchema, PeriodSchema } from "../common/params.js";
 import { GameIdentitySchema } from "../common/rows.js";
-
-/** Longest range one history request may span (both ends included); docs/decisions.md. */
-export const HISTORY_MAX_DAYS = 90;
-/** Days answered when the request names no `from` (ending on `to`, or on the latest computed date). */
-export const HISTORY_DEFAULT_DAYS = 30;
-
-const DAY_MS = 86_400_000;
-const spanDays = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+import { HISTORY_MAX_DAYS, historySpanProblem } from "./history-range.js";
 
 /**
  * `period` picks which stored snapshots are read: `day` (the default) gives each day's own activity,
@@ -24,16 +16,10 @@ export const HistoryQuerySchema = z
   })
   // Strict like every query schema (common/params.ts): an unknown parameter is a 422 naming it.
   .strict()
+  // Both ends given: the span rule (history-range.ts) refuses the range before any read.
   .superRefine((query, ctx) => {
-    if (!query.from || !query.to) return;
-    const days = spanDays(query.from, query.to);
-    if (days < 1) ctx.addIssue({ code: "custom", path: ["from"], message: "must not be after to" });
-    else if (days > HISTORY_MAX_DAYS)
-      ctx.addIssue({
-        code: "custom",
-        path: ["from"],
-        message: `range must span at most ${HISTORY_MAX_DAYS} days`,
-      });
+    const problem = query.from && query.to ? historySpanProblem(query.from, query.to) : null;
+    if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem });
   });
 export type HistoryQuery = z.infer<typeof HistoryQuerySchema>;
 

@@ -17,6 +17,7 @@ import {
   NotFoundItemSchema,
 } from "../common/rows.js";
 import { gameHistoryEnvelope, HistoryQuerySchema } from "./history.js";
+import { HISTORY_DEFAULT_DAYS, HISTORY_MAX_DAYS } from "./history-range.js";
 import { ListQuerySchema, meta, periodMeta } from "./shared.js";
 
 const c = initContract();
@@ -102,7 +103,9 @@ export const intelligenceRoutes = c.router({
     responses: { 200: gameHistoryEnvelope },
     summary: "Daily history of one game (beyond the interface)",
     description:
-      "The game's liquidity score, demand index, redirects, distinct users, watch and search counts on each computed date from `from` to `to` (at most 90 days; default the 30 days ending on the latest computed date). Dates without a snapshot are absent.",
+      "The game's liquidity score, demand index, redirects, distinct users, watch and search counts on each " +
+      `computed date from \`from\` to \`to\` (at most ${HISTORY_MAX_DAYS} days; default the ${HISTORY_DEFAULT_DAYS} days ` +
+      "ending on the latest computed date). Dates without a snapshot are absent.",
     metadata: meta({ scope: "intelligence.read", notFound: "game" }),
   },
   batch: {

@@ -1,6 +1,5 @@
 import { PLANS } from "@gmi/contract";
-import { errorReply, issuesOf, type Reply } from "./reply.js";
-import type { Input, Resolver, World } from "./resolvers.js";
+import { errorReply, type Input, issuesOf, type Reply, type Resolver, type World } from "./reply.js";
 
 interface ElementSchema {
   safeParse(

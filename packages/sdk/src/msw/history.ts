@@ -1,6 +1,5 @@
-import { HISTORY_DEFAULT_DAYS, HISTORY_MAX_DAYS, type HistoryPoint } from "@gmi/contract";
-import { errorReply, type Reply } from "./reply.js";
-import type { Resolver } from "./resolvers.js";
+import { type HistoryPoint, isHistoryRangeProblem, resolveHistoryRange } from "@gmi/contract";
+import { errorReply, type Reply, type Resolver } from "./reply.js";
 
 const DAY_MS = 86_400_000;
 const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
@@ -18,24 +17,18 @@ export const historyResolver: Resolver = (input, world): Reply => {
       resource: "game",
       id: input.path.id,
     });
-  const latest = dayNumber(world.latestDate);
-  const {
-    from: askedFrom,
-    to: askedTo,
-    period,
-  } = input.query as { from?: string; to?: string; period: string };
-  const to = askedTo
-    ? dayNumber(askedTo)
-    : askedFrom
-      ? Math.min(dayNumber(askedFrom) + HISTORY_DEFAULT_DAYS - 1, latest)
-      : latest;
-  const from = askedFrom ? dayNumber(askedFrom) : to - (HISTORY_DEFAULT_DAYS - 1);
-  if (from > to || to - from + 1 > HISTORY_MAX_DAYS) {
-    const message = from > to ? "must not be after to" : `range must span at most ${HISTORY_MAX_DAYS} days`;
-    return errorReply("validation_failed", `Invalid query parameter from: ${message}`, {
-      issues: [{ location: "query", field: "from", message }],
+  const query = input.query as { from?: string; to?: string; period: string };
+  // The server's own range rule (the contract's), defaults and 422s included.
+  const range = resolveHistoryRange(query, world.latestDate);
+  if (isHistoryRangeProblem(range)) {
+    const { field, message } = range;
+    return errorReply("validation_failed", `Invalid query parameter ${field}: ${message}`, {
+      issues: [{ location: "query", field, message }],
     });
   }
+  const latest = dayNumber(world.latestDate);
+  const from = dayNumber(range.from);
+  const to = dayNumber(range.to);
   const points: HistoryPoint[] = [];
   for (let day = from; day <= Math.min(to, latest); day++) {
     const wave = 1 + 0.25 * Math.sin((day + profile.game.id) / 3) - 0.01 * (latest - day);
@@ -53,6 +46,6 @@ export const historyResolver: Resolver = (input, world): Reply => {
   }
   return {
     status: 200,
-    body: { data: { game: profile.game, points }, meta: { period, from: dayAt(from), to: dayAt(to) } },
+    body: { data: { game: profile.game, points }, meta: { period: query.period, ...range } },
   };
 };

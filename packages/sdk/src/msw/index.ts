@@ -10,8 +10,8 @@ import {
 import { delay, HttpResponse, http, type RequestHandler } from "msw";
 import type { RouteName } from "../types.js";
 import { buildFixtures, type FixtureOptions, type Fixtures } from "./fixtures.js";
-import { errorReply, issuesOf, type Reply } from "./reply.js";
-import { resolvers, type World } from "./resolvers.js";
+import { errorReply, issuesOf, type Reply, type World } from "./reply.js";
+import { resolvers } from "./resolvers.js";
 import { type Scenarios, scenarios } from "./scenarios.js";
 import { MockState } from "./state.js";
 

@@ -1,4 +1,10 @@
 import { CODE_TO_STATUS, type ErrorCode } from "@gmi/contract";
+import type { RouteName } from "../types.js";
+import type { Fixtures } from "./fixtures.js";
+import type { MockState } from "./state.js";
+
+// What a resolver is handed and what it answers: here rather than in resolvers.ts, so that the
+// resolvers kept in their own files (batch.ts, history.ts) do not import the table that imports them.
 
 export interface Reply {
   status: number;
@@ -7,6 +13,28 @@ export interface Reply {
   /** Usage units (batch items); 1 by default. */
   units?: number;
 }
+
+/** A request as a resolver sees it: query and path already parsed by the contract's schemas. */
+export interface Input {
+  route: RouteName;
+  // biome-ignore lint/suspicious/noExplicitAny: parsed by the route's own zod schema just before
+  query: any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  path: any;
+  body: unknown;
+  url: URL;
+  idempotencyKey: string | null;
+  requestId: string;
+}
+
+export interface World {
+  state: MockState;
+  fixtures: Fixtures;
+  /** The window-end date answered when the request gives none. */
+  latestDate: string;
+}
+
+export type Resolver = (input: Input, world: World) => Reply;
 
 /** The error envelope with the status its code always has. */
 export const errorReply = (

@@ -8,33 +8,9 @@ import {
 } from "@gmi/contract";
 import type { RouteName } from "../types.js";
 import { batchResolver } from "./batch.js";
-import type { Fixtures } from "./fixtures.js";
 import { historyResolver } from "./history.js";
 import { type ListQuery, paginate } from "./paginate.js";
-import { errorReply, type Reply } from "./reply.js";
-import type { MockState } from "./state.js";
-
-/** A request as a resolver sees it: query and path already parsed by the contract's schemas. */
-export interface Input {
-  route: RouteName;
-  // biome-ignore lint/suspicious/noExplicitAny: parsed by the route's own zod schema just before
-  query: any;
-  // biome-ignore lint/suspicious/noExplicitAny: as above
-  path: any;
-  body: unknown;
-  url: URL;
-  idempotencyKey: string | null;
-  requestId: string;
-}
-
-export interface World {
-  state: MockState;
-  fixtures: Fixtures;
-  /** The window-end date answered when the request gives none. */
-  latestDate: string;
-}
-
-export type Resolver = (input: Input, world: World) => Reply;
+import { errorReply, type Input, type Reply, type Resolver, type World } from "./reply.js";
 
 const ok = (body: unknown): Reply => ({ status: 200, body });
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,15 +1,13 @@
 import { systemClock } from "../../clock.js";
-import { loadConfig } from "../../config.js";
+import { loadConfig, scoringOf } from "../../config.js";
 import { countEvents } from "../../data/contents.js";
 import { latestEventDay } from "../../data/snapshots.js";
 import type { Database } from "../../db/open.js";
 import { DEMO_SCALES, type DemoScale, demoEventCount } from "../../demo/generate.js";
 import { seedDemo } from "../../demo/seed.js";
 import type { ScoringConfig } from "../../domain/analytics/weights.js";
-import { addDays, dayOf, type IsoDay } from "../../domain/analytics/windows.js";
+import { addDays, dayOf, type IsoDay, todayOf } from "../../domain/analytics/windows.js";
 import type { ImportReport } from "../../jobs/import.js";
-import { scoringOf } from "../../reads/scoring.js";
-import { todayOf } from "../../reads/snapshot.js";
 import { FutureDateRefused, rollupDates } from "../../rollup/rollup-dates.js";
 import { openCliDatabase } from "../database.js";
 import { CliError, type CliIo, parseFlags, positiveInt } from "../io.js";

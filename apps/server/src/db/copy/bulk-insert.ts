@@ -2,7 +2,14 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { type ColumnOf, type ColumnType, type TableDeclaration, writtenColumns } from "../tables/table.js";
+import {
+  type ColumnOf,
+  type ColumnType,
+  fieldOf,
+  type RowOf,
+  type TableDeclaration,
+  writtenColumns,
+} from "../tables/table.js";
 import { BinaryCopyEncoder, type FieldWriter } from "./copy-binary.js";
 
 export type Column = { name: string; type: string };
@@ -48,6 +55,39 @@ export const copyBinaryBlocks = async (
 export type WrittenTable<T, D extends TableDeclaration = TableDeclaration> = {
   table: D;
   write(fields: FieldWriter<ColumnOf<D>>, row: T): void;
+};
+
+/** The FieldWriter method that writes each column type in binary COPY. */
+const WRITE_METHOD: Partial<Record<ColumnType, keyof FieldWriter>> = {
+  int4: "int",
+  float8: "float8",
+  text: "text",
+  "int4[]": "intArray",
+};
+
+/**
+ * The writer of a declared table whose rows are its RowOf (a field per column), derived from the
+ * declaration: every written column but `skip` (columns the caller writes itself, before), in order,
+ * from its field, by its type. Compiled once into straight-line code, the writer one would write by
+ * hand (`fields.int("game_id", row.gameId); ...`): a function per column, or a loop looking fields
+ * up by name, made the rollup's binary encoding about twice as slow (200k rows, A/B in one process).
+ * The code is made from our own declarations only, each name checked to be a plain identifier.
+ */
+export const declaredWriter = <D extends TableDeclaration, Skip extends ColumnOf<D> = never>(
+  table: D,
+  skip: readonly Skip[] = [],
+): WrittenTable<RowOf<D, Skip>, D> => {
+  const skipped = new Set<string>(skip);
+  const statements = writtenColumns(table)
+    .filter((column) => !skipped.has(column.name))
+    .map(({ name, type }) => {
+      const method = WRITE_METHOD[type];
+      if (!method) throw new Error(`${table.name}.${name}: no field writer for ${type} columns`);
+      if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`${table.name}.${name}: not a plain column name`);
+      return `fields.${method}("${name}", row.${fieldOf(name)});`;
+    });
+  const write = new Function("fields", "row", statements.join("\n"));
+  return { table, write: write as WrittenTable<RowOf<D, Skip>, D>["write"] };
 };
 
 /**

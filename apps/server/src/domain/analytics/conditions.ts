@@ -1,5 +1,7 @@
 import type { SearchCondition } from "@gmi/contract";
 import { SEARCH_CONDITIONS } from "@gmi/contract";
+import type { ConditionSnapshotRow } from "../../db/tables/snapshot-rows.js";
+import type { Narrowed } from "../../db/tables/table.js";
 import { desc } from "./ranking.js";
 import { largestRemainderShares, ratio, round4 } from "./rounding.js";
 
@@ -25,21 +27,11 @@ export type ConditionAggregate = {
   watchCount?: number;
 };
 
-/** One `condition_snapshot_rows` row without its `snapshot_id`: the Prisma model's fields, 1:1. */
-export type ConditionSnapshotFields = {
-  /** 0 = market-wide; otherwise the game's id. */
-  gameId: number;
-  condition: SearchCondition;
-  rank: number;
-  searchCount: number;
-  conditionShare: number;
-  distinctUsers: number;
-  mobileShare: number;
-  redirects: number;
-  watchCount: number;
-  /** The raw count behind `mobileShare` (rounded); null in rows written before it was kept. */
-  mobileCount: number | null;
-};
+/**
+ * One `condition_snapshot_rows` row, as declared (db/tables/snapshot-rows.ts), its condition one of
+ * the four.
+ */
+export type ConditionSnapshotFields = Narrowed<ConditionSnapshotRow, { condition: SearchCondition }>;
 
 /**
  * Exactly four rows (loose, cib, new, any), returned in rank order: search count descending, ties

@@ -1,3 +1,5 @@
+import type { LiquiditySnapshotRow } from "../../db/tables/snapshot-rows.js";
+import type { Narrowed } from "../../db/tables/table.js";
 import { type DemandMaxima, demandIndex, demandMaxima } from "./demand-index.js";
 import type { MomentumLabel } from "./momentum.js";
 import { momentum } from "./momentum.js";
@@ -30,24 +32,8 @@ export type GameAggregate = {
   priceComplete: number | null;
 };
 
-/** One `liquidity_snapshot_rows` row without its `snapshot_id`: the Prisma model's fields, 1:1. */
-export type LiquiditySnapshotFields = {
-  scopeConsoleId: number;
-  gameId: number;
-  redirects: number;
-  distinctUsers: number;
-  watchCount: number;
-  searchCount: number;
-  demandIndex: number;
-  momentumValue: number | null;
-  momentumLabel: MomentumLabel;
-  priceAccessibility: number;
-  liquidityScore: number;
-  /** Null for a game without redirects in the window: it is not on the leaderboard. */
-  rankLiquidity: number | null;
-  rankDemand: number | null;
-  rankValue: number | null;
-};
+/** One `liquidity_snapshot_rows` row, as declared (db/tables/snapshot-rows.ts), its label one of four. */
+export type LiquiditySnapshotFields = Narrowed<LiquiditySnapshotRow, { momentumLabel: MomentumLabel }>;
 
 /** Accessibility of a title without a complete price: neither cheap nor dear. */
 export const NO_PRICE_ACCESSIBILITY = 0.5;

@@ -1,3 +1,5 @@
+import type { SearchSnapshotRow } from "../../db/tables/snapshot-rows.js";
+import type { Narrowed } from "../../db/tables/table.js";
 import type { MomentumLabel } from "./momentum.js";
 import { momentum } from "./momentum.js";
 import { asc, byCodeUnits, stableSortDescBy } from "./ranking.js";
@@ -29,33 +31,8 @@ export type QueryAggregate = {
   searches30d: number;
 };
 
-/** One `search_snapshot_rows` row without its `snapshot_id`: the Prisma model's fields, 1:1. */
-export type SearchSnapshotFields = {
-  scopeConsoleId: number;
-  query: string;
-  searchCount: number;
-  pricingCount: number;
-  siteSearchCount: number;
-  distinctUsers: number;
-  mobileShare: number;
-  avgResultCount: number;
-  zeroResultCount: number;
-  zeroResultShare: number;
-  momentumValue: number | null;
-  momentumLabel: MomentumLabel;
-  demandScore: number;
-  rankVolume: number;
-  /** Null without a 30-day baseline (excluded from trending). */
-  rankMomentum: number | null;
-  /** Null below the unmet minimum search count. */
-  rankUnmet: number | null;
-  /**
-   * The raw sums behind the rounded shares, from which the next date's rollup slides this window;
-   * null in rows written before they were kept (schema.prisma).
-   */
-  mobileCount: number | null;
-  resultCountSum: number | null;
-};
+/** One `search_snapshot_rows` row, as declared (db/tables/snapshot-rows.ts), its label one of four. */
+export type SearchSnapshotFields = Narrowed<SearchSnapshotRow, { momentumLabel: MomentumLabel }>;
 
 /** Volume is the primary signal of the search demand score, reach the secondary; no watch term. */
 export const SEARCH_VOLUME_WEIGHT = 0.8;

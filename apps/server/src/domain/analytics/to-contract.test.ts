@@ -10,17 +10,10 @@ import {
   SearchRowSchema,
 } from "@gmi/contract";
 import { describe, expect, it } from "vitest";
-import type {
-  ConditionSnapshotRowCreateManyInput,
-  LiquiditySnapshotRowCreateManyInput,
-  SearchSnapshotRowCreateManyInput,
-} from "../../generated/prisma/models.js";
-import type { ConditionSnapshotFields } from "./conditions.js";
 import { buildConditionRows } from "./conditions.js";
 import type { LiquiditySnapshotFields } from "./liquidity.js";
 import { buildLiquidityRows } from "./liquidity.js";
 import { recommendListingCondition } from "./listing-recommendation.js";
-import type { SearchSnapshotFields } from "./search-rows.js";
 import { buildSearchRows } from "./search-rows.js";
 import {
   priceString,
@@ -35,24 +28,6 @@ import {
   toSearchRow,
 } from "./to-contract.js";
 import { DEFAULT_SCORING } from "./weights.js";
-
-// Compile-time: our rows plus a snapshot id are exactly what Prisma's createMany takes.
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Insert<T> = T & { snapshotId: number };
-const columns: [
-  Exact<
-    Required<LiquiditySnapshotRowCreateManyInput>,
-    Insert<Omit<LiquiditySnapshotFields, "momentumLabel"> & { momentumLabel: string }>
-  >,
-  Exact<
-    Required<SearchSnapshotRowCreateManyInput>,
-    Insert<Omit<SearchSnapshotFields, "momentumLabel"> & { momentumLabel: string }>
-  >,
-  Exact<
-    Required<ConditionSnapshotRowCreateManyInput>,
-    Insert<Omit<ConditionSnapshotFields, "condition"> & { condition: string }>
-  >,
-] = [true, true, true];
 
 const chrono = {
   id: 101,
@@ -98,10 +73,6 @@ const top = liquidity.find((r) => r.scopeConsoleId === 0 && r.gameId === 101) as
 const idle = liquidity.find((r) => r.scopeConsoleId === 0 && r.gameId === 102) as LiquiditySnapshotFields;
 
 describe("to-contract mappers produce rows the contract accepts", () => {
-  it("matches the Prisma snapshot columns one to one", () => {
-    expect(columns).toEqual([true, true, true]);
-  });
-
   it("formats prices as two-decimal strings, null when missing", () => {
     expect(pricing).toEqual({ loose: "149.99", complete: "289.00", new: null });
     expect(priceString("12.5")).toBe("12.50");

@@ -14,19 +14,22 @@ import type {
   SearchRow,
 } from "@gmi/contract";
 import { SEARCH_CONDITIONS } from "@gmi/contract";
-import type { ConditionSnapshotFields } from "./conditions.js";
-import type { LiquiditySnapshotFields } from "./liquidity.js";
+import type {
+  ConditionSnapshotRow,
+  LiquiditySnapshotRow,
+  SearchSnapshotRow,
+} from "../../db/tables/snapshot-rows.js";
 import type { ListingRecommendation } from "./listing-recommendation.js";
 import { asMomentumLabel } from "./momentum.js";
-import type { SearchSnapshotFields } from "./search-rows.js";
 
 export type IntelligenceSort = (typeof INTELLIGENCE_SORTS)[number];
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
-/** Snapshot rows as read back: the database hands text columns back as plain strings. */
-export type StoredLiquidityRow = Omit<LiquiditySnapshotFields, "momentumLabel"> & { momentumLabel: string };
-export type StoredSearchRow = Omit<SearchSnapshotFields, "momentumLabel"> & { momentumLabel: string };
-export type StoredConditionRow = Omit<ConditionSnapshotFields, "condition"> & { condition: string };
+/** Snapshot rows as read back (db/tables/snapshot-rows.ts): text columns are plain strings. */
+export type StoredLiquidityRow = LiquiditySnapshotRow;
+/** The sums kept for the next date's slide are not read back. */
+export type StoredSearchRow = Omit<SearchSnapshotRow, "mobileCount" | "resultCountSum">;
+export type StoredConditionRow = ConditionSnapshotRow;
 
 /** A catalog price as stored: a Prisma `Decimal` (anything with `toFixed`), a number or a string. */
 export type PriceValue = number | string | { toFixed(digits: number): string } | null | undefined;

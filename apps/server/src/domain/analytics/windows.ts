@@ -1,5 +1,6 @@
 import type { Period } from "@gmi/contract";
 import { PERIOD_DAYS } from "@gmi/contract";
+import type { Clock } from "../../clock.js";
 
 /** A calendar day, `YYYY-MM-DD`, always read as UTC. */
 export type IsoDay = string;
@@ -31,6 +32,9 @@ export const dayOf = (instant: Date | string): IsoDay => {
   if (Number.isNaN(date.getTime())) throw new RangeError(`not an instant: ${String(instant)}`);
   return date.toISOString().slice(0, 10);
 };
+
+/** Today (UTC) on the server's clock: no date after it is served or rolled up. */
+export const todayOf = (clock: Clock): IsoDay => dayOf(new Date(clock.now()));
 
 export const addDays = (day: IsoDay, days: number): IsoDay =>
   dayOf(new Date(dayStart(day).getTime() + days * DAY_MS));

@@ -2,7 +2,7 @@ type Slot<V> = { value: V; weight: number; used: boolean };
 
 /**
  * A Map bounded by entry count and by total weight (about the bytes an entry holds), recently
- * used entries kept over the others. Every per-process cache of answers uses one: a count cap
+ * used entries kept over the others. Every per-process cache is one (src/caches/): a count cap
  * alone let a few thousand large pages (100 rows each) hold hundreds of megabytes (bench:soak).
  *
  * Eviction is second chance (CLOCK) rather than strict LRU: a get only marks its entry, and the
@@ -37,9 +37,23 @@ export class BoundedMap<K, V> {
     return slot.value;
   }
 
-  /** Sets `key` as the youngest entry, not yet used. */
+  /** The value, left unmarked (a look that is not a use, such as a bookkeeping check). */
+  peek(key: K): V | undefined {
+    return this.slots.get(key)?.value;
+  }
+
+  /** Every entry, oldest first, none marked as used. */
+  *entries(): Generator<[K, V]> {
+    for (const [key, slot] of this.slots) yield [key, slot.value];
+  }
+
+  /**
+   * Sets `key` as the youngest entry, not yet used. A value heavier than the whole cap is not kept:
+   * making room for it would empty the map for nothing.
+   */
   set(key: K, value: V, weight = 0): void {
     this.delete(key);
+    if (weight > this.maxWeight) return;
     this.slots.set(key, { value, weight, used: false });
     this.total += weight;
     this.evict();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveHistoryRange } from "./history-range.js";
+import { HistoryQuerySchema, resolveHistoryRange } from "../src/index.js";
 
 describe("resolveHistoryRange", () => {
   it("defaults to the 30 days ending on the latest computed date", () => {
@@ -45,6 +45,24 @@ describe("a from past every computed date", () => {
     expect(resolveHistoryRange({ from: "9999-12-31" }, "2026-06-14")).toEqual({
       field: "from",
       message: "must not be after the latest computed date (2026-06-14)",
+    });
+  });
+});
+
+describe("the query's refinement", () => {
+  it("refuses what the range rule refuses when both ends are given, with the same message", () => {
+    const asked = { from: "2026-01-01", to: "2026-04-01" };
+    const parsed = HistoryQuerySchema.safeParse(asked);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues).toMatchObject([
+      { path: ["from"], message: (resolveHistoryRange(asked, "2026-11-20") as { message: string }).message },
+    ]);
+    expect(
+      HistoryQuerySchema.safeParse({ from: "2026-01-02", to: "2026-01-01" }).error?.issues,
+    ).toMatchObject([{ path: ["from"], message: "must not be after to (2026-01-01)" }]);
+    expect(HistoryQuerySchema.parse({ from: "2026-01-01", to: "2026-03-31" })).toMatchObject({
+      from: "2026-01-01",
+      to: "2026-03-31",
     });
   });
 });

@@ -1,5 +1,6 @@
-import type { Clock } from "../../clock.js";
-import type { KeyRecord } from "./authorize.js";
+import type { Clock } from "../clock.js";
+import type { KeyRecord } from "../domain/auth/authorize.js";
+import { BoundedMap } from "./bounded-map.js";
 
 export type KeyLookup = {
   (hash: string): Promise<KeyRecord | null>;
@@ -38,8 +39,8 @@ export type KeyCacheOptions = {
  * ttlMs at worst (expiry is checked on every request against the clock, cached or not), since a
  * record is trusted for ttlMs from the moment the read that gave it began. Unknown keys are cached
  * too: a key cannot be presented before it exists (it is 256 random bits), and a flood of made-up
- * keys then costs one query per key per TTL instead of one per request. Bounded in size (oldest
- * entry out first) so distinct keys cannot grow it without end.
+ * keys then costs one query per key per TTL instead of one per request. Bounded in size (the
+ * least recently used out first) so distinct keys cannot grow it without end.
  *
  * With `lookupMany`, a key asked for after half its TTL is read again ahead of time, together
  * with every other such key, in one read at most every quarter TTL: keys in steady use never
@@ -56,20 +57,15 @@ export const cachedKeyLookup = (
   const maxEntries = options.maxEntries ?? 10_000;
   const { lookupMany } = options;
   const schedule = options.schedule ?? ((work, delayMs) => setTimeout(work, delayMs).unref());
-  const cache = new Map<string, Entry>();
+  const cache = new BoundedMap<string, Entry>(maxEntries, Number.POSITIVE_INFINITY);
   const reading = new Map<string, Promise<KeyRecord | null>>();
   let refreshQueued = false;
   let refreshing = false;
 
   const store = (hash: string, record: KeyRecord | null, fetchedAt: number) => {
-    const existing = cache.get(hash);
+    const existing = cache.peek(hash);
     // A slower read that began earlier must not replace a newer record.
     if (existing && existing.fetchedAt > fetchedAt) return;
-    cache.delete(hash);
-    if (cache.size >= maxEntries) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
     cache.set(hash, { record, fetchedAt, used: false });
   };
 
@@ -79,7 +75,7 @@ export const cachedKeyLookup = (
     if (!lookupMany || refreshing) return;
     const startedAt = clock.now();
     const due: string[] = [];
-    for (const [hash, entry] of cache) {
+    for (const [hash, entry] of cache.entries()) {
       if (entry.used && startedAt - entry.fetchedAt >= ttlMs / 2) due.push(hash);
     }
     if (due.length === 0) return;

@@ -1,4 +1,4 @@
-import type { Sql } from "../data/sql.js";
+import type { Sql } from "./sql.js";
 
 /**
  * The newest snapshot (a row exists only once its snapshot is complete): when the last successful

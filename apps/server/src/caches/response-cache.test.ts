@@ -1,12 +1,7 @@
-import type { FastifyRequest } from "fastify";
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../clock.js";
-import { trackVersion } from "../data/data-version.js";
+import { trackVersion } from "./data-version.js";
 import { responseCache } from "./response-cache.js";
-
-const request = (url: string, { host = "h", pageCap = 25 } = {}) =>
-  ({ url, protocol: "http", host, auth: { plan: { max_page_size: pageCap } } }) as unknown as FastifyRequest;
-const reply = { type: () => undefined, serializer: () => undefined };
 
 describe("responseCache with revalidation", () => {
   const setup = () => {
@@ -28,11 +23,11 @@ describe("responseCache with revalidation", () => {
         settleMs: 1_000,
       },
     });
-    const ask = (url = "/a") => answers(request(url), reply, async () => ({ build: ++builds }));
+    const ask = async (key = "/a") => (await answers.answer(key, async () => ({ build: ++builds }))).body;
     return {
       clock,
       ask,
-      early: (url = "/a") => answers.early(request(url)),
+      early: (key = "/a") => answers.early(key),
       setVersion: (v: string) => {
         version = v;
       },
@@ -103,21 +98,17 @@ describe("responseCache with revalidation", () => {
 });
 
 describe("responseCache", () => {
-  it("keeps an answer per page-size cap and origin under one URL, the parts never run together", async () => {
-    const answers = responseCache(manualClock(0), 1_000);
+  it("keeps an answer per key with its serialization, and builds every answer when off", async () => {
     let builds = 0;
-    const ask = (url: string, variant: { host?: string; pageCap?: number }) =>
-      answers(request(url, variant), reply, async () => ({ build: ++builds }));
-    await ask("/a", {});
-    await ask("/a", { pageCap: 100 });
-    await ask("/a", { host: "other" });
-    await ask("/b/c", { host: "h" });
-    expect(answers.early(request("/a"))).toBe(JSON.stringify({ build: 1 }));
-    expect(answers.early(request("/a", { pageCap: 100 }))).toBe(JSON.stringify({ build: 2 }));
-    expect(answers.early(request("/a", { host: "other" }))).toBe(JSON.stringify({ build: 3 }));
-    // A Host header holding a path is another origin, not a prefix of the URL.
-    expect(answers.early(request("/c", { host: "h/b" }))).toBeNull();
-    expect(await ask("/a", { pageCap: 100 })).toEqual({ build: 2 });
-    expect(builds).toBe(4);
+    const build = async () => ({ build: ++builds });
+    const answers = responseCache(manualClock(0), 1_000);
+    expect(await answers.answer("/a", build)).toMatchObject({ body: { build: 1 }, json: '{"build":1}' });
+    expect(await answers.answer("/b", build)).toMatchObject({ body: { build: 2 }, json: '{"build":2}' });
+    expect((await answers.answer("/a", build)).body).toEqual({ build: 1 });
+    expect(answers.early("/b")).toBe('{"build":2}');
+    const off = responseCache(manualClock(0), 0);
+    expect(await off.answer("/a", build)).toEqual({ body: { build: 3 }, json: '{"build":3}' });
+    expect((await off.answer("/a", build)).body).toEqual({ build: 4 });
+    expect(off.early("/a")).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { storedMemo } from "./stored-memo.js";
+import { storedAnswers } from "./stored-answers.js";
 
 const record = (bytes: number, expiresAt = 10_000) => ({
   fingerprint: "f",
@@ -7,9 +7,9 @@ const record = (bytes: number, expiresAt = 10_000) => ({
   response: { status: 200, headers: {}, body: Buffer.alloc(bytes) },
 });
 
-describe("storedMemo", () => {
+describe("storedAnswers", () => {
   it("keeps a stored answer until it expires, per organization and key", () => {
-    const memo = storedMemo();
+    const memo = storedAnswers();
     memo.set(1, "k", record(10));
     expect(memo.get(1, "k", 9_999)?.fingerprint).toBe("f");
     expect(memo.get(2, "k", 9_999)).toBeNull();
@@ -17,15 +17,17 @@ describe("storedMemo", () => {
     expect(memo.get(1, "k", 0)).toBeNull();
   });
 
-  it("holds at most maxBytes of bodies, dropping the oldest first", () => {
-    const memo = storedMemo(100);
+  it("holds at most maxBytes of bodies, dropping the least recently used first", () => {
+    const memo = storedAnswers(100);
     memo.set(1, "a", record(40));
     memo.set(1, "b", record(40));
+    memo.get(1, "a", 0);
     memo.set(1, "c", record(40));
-    expect(memo.get(1, "a", 0)).toBeNull();
-    expect(memo.get(1, "b", 0)).not.toBeNull();
+    expect(memo.get(1, "b", 0)).toBeNull();
+    expect(memo.get(1, "a", 0)).not.toBeNull();
     expect(memo.get(1, "c", 0)).not.toBeNull();
     memo.set(1, "huge", record(101));
     expect(memo.get(1, "huge", 0)).toBeNull();
+    expect(memo.get(1, "c", 0)).not.toBeNull();
   });
 });

@@ -1,11 +1,11 @@
 import type { Clock } from "../clock.js";
-import { BoundedMap, jsonWeight } from "../domain/cache/bounded-map.js";
+import { BoundedMap, jsonWeight } from "./bounded-map.js";
 
 /**
- * A small per-app memo of analytics reads. A snapshot never changes once written (a re-rollup writes
- * a new snapshot id), so pages keyed by snapshot id can be kept until evicted; only "which snapshot
- * is the latest" goes stale, and it is kept for a second. Promises are stored, so a burst of
- * identical requests makes one query; a failed load is forgotten.
+ * Reads kept per key, each for the TTL its caller gives (null: until evicted). Promises are stored,
+ * so a burst of identical requests makes one query; a failed load is forgotten. Used for which
+ * snapshot a period and date read (a second), for pages of a snapshot (a snapshot never changes once
+ * written: kept while the catalog they are joined with holds) and for catalog reads (read-memo.ts).
  */
 export type ReadCache = {
   get<T>(key: string, ttlMs: number | null, load: () => Promise<T>): Promise<T>;

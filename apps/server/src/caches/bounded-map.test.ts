@@ -16,7 +16,7 @@ describe("BoundedMap", () => {
     expect(map.size).toBe(4);
   });
 
-  it("evicts by weight, the unused first, and drops an entry heavier than the cap at once", () => {
+  it("evicts by weight, the unused first, and keeps no entry heavier than the cap, evicting nothing for it", () => {
     const map = new BoundedMap<string, number>(10, 100);
     map.set("a", 1, 30);
     map.set("b", 2, 30);
@@ -28,7 +28,24 @@ describe("BoundedMap", () => {
     expect(map.weight).toBe(90);
     map.set("huge", 5, 101);
     expect(map.get("huge")).toBeUndefined();
-    expect(map.weight).toBeLessThanOrEqual(100);
+    expect([map.peek("a"), map.peek("c"), map.peek("d")]).toEqual([1, 3, 4]);
+    expect(map.weight).toBe(90);
+  });
+
+  it("peeks and lists entries, oldest first, without marking them as used", () => {
+    const map = new BoundedMap<string, number>(2, 1_000);
+    map.set("a", 1);
+    map.set("b", 2);
+    expect(map.peek("a")).toBe(1);
+    expect([...map.entries()]).toEqual([
+      ["a", 1],
+      ["b", 2],
+    ]);
+    map.set("c", 3); // "a" was only looked at: the oldest unused, it goes
+    expect([...map.entries()]).toEqual([
+      ["b", 2],
+      ["c", 3],
+    ]);
   });
 
   it("holds both bounds and keeps its weight exact under any mix of calls", () => {

@@ -1,0 +1,96 @@
+import type { Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { KeyRecord } from "../domain/auth/authorize.js";
+import { trackVersion } from "./data-version.js";
+import { cachedKeyLookup, type KeyLookup, type KeyLookupMany } from "./key-cache.js";
+import { type PresentedKeyReader, presentedKeyReader } from "./presented-keys.js";
+import { type ProfileMemo, profileMemo } from "./profile-memo.js";
+import { type ReadCache, readCache } from "./read-cache.js";
+import { memoizedReads, type Reads } from "./read-memo.js";
+import { type ResponseCache, responseCache } from "./response-cache.js";
+import { type StoredAnswers, storedAnswers } from "./stored-answers.js";
+
+/** Where the caches read what they do not hold. */
+export type CacheSources<Catalog extends Reads> = {
+  /** One key's record by its hash; null: no such key. */
+  key(hash: string): Promise<KeyRecord | null>;
+  /** Many keys' records in one read (the read-ahead of keys in use). */
+  keys: KeyLookupMany;
+  /** The fingerprint of the data answers are built from (data/data-version.ts). */
+  dataVersion(): Promise<string>;
+  /** The catalog's reads, uncached. */
+  catalog: Catalog;
+  /** A read the caches make on their own, outside any request (the keys' read-ahead), failed. */
+  onError(error: unknown): void;
+};
+
+/** Every per-process cache (docs/architecture.md, Caches), built once per app by `makeCaches`. */
+export type Caches<Catalog extends Reads> = {
+  /** Key records by hash: AUTH_CACHE_TTL_MS, keys in use read again ahead of expiry. */
+  keys: KeyLookup;
+  /** Authorization header → the hash of the key it presents. */
+  presentedKeys: PresentedKeyReader;
+  /** Whole answers of GET routes (but /me), serialized. */
+  responses: ResponseCache;
+  /** Which snapshot a period and date read: kept a second (reads/snapshot.ts). */
+  snapshots: ReadCache;
+  /**
+   * Pages of a snapshot's ranked lists. A snapshot never changes, but its rows are joined with the
+   * catalog (names, prices) when read: `pageKey` keys them by the data fingerprint too.
+   */
+  pages: ReadCache;
+  /** What a kept page depends on besides the snapshot: the data fingerprint, or a second of time. */
+  pageKey(): Promise<{ key: string; ttlMs: number | null }>;
+  /** Catalog reads: CATALOG_CACHE_TTL_MS. */
+  catalog: Catalog;
+  /** Games' all-consoles profiles per snapshot, for the batches: while the data fingerprint holds. */
+  profiles: ProfileMemo;
+  /** Batch answers this server stored under an Idempotency-Key, for their replays. */
+  storedAnswers: StoredAnswers;
+};
+
+/** Authorization headers whose keys' hashes are kept: as many as the key records kept. */
+const HEADERS_KEPT = 10_000;
+/** JSON bytes of pages kept (the two list routers had 8 MB each before they shared one cache). */
+const PAGE_BYTES = 16 * 1_048_576;
+/** How long an answer is kept while the data it was built from is unchanged. */
+const ANSWER_MAX_AGE_MS = 600_000;
+
+/**
+ * Builds every cache once (app.ts, once per app); routes, plugins and reads are handed theirs and
+ * build none of their own. Answers are kept while the data fingerprint holds only when the response
+ * cache is on (RESPONSE_CACHE_TTL_MS > 0); off, pages are kept a second and profiles read every time.
+ */
+export const makeCaches = <Catalog extends Reads>(
+  config: Pick<Config, "authCacheTtlMs" | "catalogCacheTtlMs" | "responseCacheTtlMs">,
+  clock: Clock,
+  sources: CacheSources<Catalog>,
+): Caches<Catalog> => {
+  // Data changes (imports, rollups, edits by hand) show in kept answers within a second.
+  const version = trackVersion(sources.dataVersion, clock, 1_000);
+  const whileUnchanged = config.responseCacheTtlMs > 0 ? version : null;
+  return {
+    keys: cachedKeyLookup(sources.key, clock, config.authCacheTtlMs, {
+      lookupMany: sources.keys,
+      onError: sources.onError,
+    }),
+    presentedKeys: presentedKeyReader(HEADERS_KEPT),
+    responses: responseCache(clock, config.responseCacheTtlMs, {
+      revalidation: {
+        version,
+        maxAgeMs: ANSWER_MAX_AGE_MS,
+        // The catalog and snapshot caches under the answers may give the data of before a change this long.
+        settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
+      },
+    }),
+    snapshots: readCache(clock, 1_000),
+    pages: readCache(clock, 10_000, PAGE_BYTES),
+    // Captured before the page is read: rows read after a catalog change never live under the old value.
+    pageKey: whileUnchanged
+      ? async () => ({ key: (await whileUnchanged.current()).value, ttlMs: null })
+      : async () => ({ key: "", ttlMs: 1_000 }),
+    catalog: memoizedReads(sources.catalog, readCache(clock), config.catalogCacheTtlMs),
+    profiles: profileMemo(whileUnchanged),
+    storedAnswers: storedAnswers(),
+  };
+};
