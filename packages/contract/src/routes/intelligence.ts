@@ -102,7 +102,7 @@ export const intelligenceRoutes = c.router({
     responses: { 200: gameHistoryEnvelope },
     summary: "Daily history of one game (beyond the interface)",
     description:
-      "The game's liquidity score, demand index, redirects, distinct users, watch and search counts on each computed date from `from` to `to` (at most 90 days; default the 30 days ending on the latest computed date). Dates without a snapshot are absent.",
+      "The game's liquidity score, demand index, redirects, distinct users, watch and search counts on each computed date from `from` to `to` (at most 90 days; default the 30 days ending on the latest computed date). Dates without a snapshot are absent. Beside them: `prices`, the catalog prices in force on every day of the range (null before the game's first price observation), and `price_changes`, each condition's change over the 7 and 30 days ending on `to`.",
     metadata: meta({ scope: "intelligence.read", notFound: "game" }),
   },
   batch: {
