@@ -1,4 +1,4 @@
-import { HISTORY_DEFAULT_DAYS, HISTORY_MAX_DAYS, type HistoryPoint } from "@gmi/contract";
+import { HISTORY_DEFAULT_DAYS, HISTORY_MAX_DAYS, type HistoryPoint, PRICE_CHANGE_DAYS } from "@gmi/contract";
 import { errorReply, type Reply } from "./reply.js";
 import type { Resolver } from "./resolvers.js";
 
@@ -51,8 +51,23 @@ export const historyResolver: Resolver = (input, world): Reply => {
       search_count: count(profile.demand.redirects / 2),
     });
   }
+  // Prices held flat at the profile's: every day of the range, no change over 7 or 30 days.
+  const pricing = profile.pricing;
+  const prices = Array.from({ length: to - from + 1 }, (_, i) => ({ date: dayAt(from + i), ...pricing }));
+  const flat = (price: string | null) =>
+    price === null ? null : { start: price, end: price, change: "0.00", change_ratio: 0 };
+  const price_changes = PRICE_CHANGE_DAYS.map((days) => ({
+    days,
+    since: dayAt(to - days),
+    loose: flat(pricing.loose),
+    complete: flat(pricing.complete),
+    new: flat(pricing.new),
+  }));
   return {
     status: 200,
-    body: { data: { game: profile.game, points }, meta: { period, from: dayAt(from), to: dayAt(to) } },
+    body: {
+      data: { game: profile.game, points, prices, price_changes },
+      meta: { period, from: dayAt(from), to: dayAt(to) },
+    },
   };
 };
