@@ -1,8 +1,12 @@
 import { useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Empty, Loading, SnapshotFooter } from "../components/Pager.js";
+import { Score, ScoreLegend } from "../components/Score.js";
+import { csvFileName, downloadCsv } from "../csv.js";
+import { leaderboardCsv } from "../export.js";
 import { formatCount, formatPrice } from "../format.js";
 import { hrefOf } from "../route.js";
+import { loadScoreScale } from "../score-scale.js";
 import { useCall } from "../use-call.js";
 
 export const PERIODS = [
@@ -42,6 +46,24 @@ export const Leaderboard = () => {
     (client) => client.intelligence.list({ period, sort, page, limit: PAGE_SIZE, console_id: consoleId }),
     [period, sort, page, consoleId],
   );
+  const scale = useCall(
+    (client) => loadScoreScale(client, { period, console_id: consoleId }),
+    [period, consoleId],
+  );
+  const consoleRecord = consoles.data?.data.find((c) => c.id === consoleId);
+  const periodLabel = PERIODS.find((p) => p.value === period)?.label ?? period;
+  const download = () => {
+    if (rows.status !== "ok") return;
+    const name = csvFileName(
+      "leaderboard",
+      consoleRecord?.slug ?? "",
+      period,
+      sort,
+      page > 1 ? `page-${page}` : "",
+      rows.data.meta.period_date,
+    );
+    downloadCsv(name, leaderboardCsv(rows.data.data));
+  };
   const filter =
     <T,>(set: (value: T) => void) =>
     (value: T) => {
@@ -79,7 +101,16 @@ export const Leaderboard = () => {
             ))}
           </select>
         </label>
+        {rows.status === "ok" && rows.data.data.length > 0 ? (
+          <button type="button" className="secondary" onClick={download}>
+            Download CSV
+          </button>
+        ) : null}
       </form>
+      <ScoreLegend
+        scale={scale.data}
+        scope={`on ${consoleRecord?.name ?? "all consoles"}, ${periodLabel.toLowerCase()}`}
+      />
       {rows.status === "loading" ? <Loading what="the leaderboard" /> : null}
       {rows.status === "error" ? <ErrorNotice error={rows.error} retry={rows.retry} /> : null}
       {rows.status === "ok" && rows.data.data.length === 0 ? (
@@ -94,7 +125,7 @@ export const Leaderboard = () => {
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">#</th>
+                  <th scope="col">Rank</th>
                   <th scope="col">Game</th>
                   <th scope="col">Score</th>
                   <th scope="col" className="wide">
@@ -115,7 +146,7 @@ export const Leaderboard = () => {
                       <small>{row.game.console_name}</small>
                     </td>
                     <td>
-                      <Score value={row.liquidity_score} />
+                      <Score value={row.liquidity_score} scale={scale.data} />
                     </td>
                     <td className="wide">{formatCount(row.demand.redirects)}</td>
                     <td className="wide">
@@ -133,9 +164,3 @@ export const Leaderboard = () => {
     </section>
   );
 };
-
-export const Score = ({ value }: { value: number }) => (
-  <span className="score" data-band={value >= 70 ? "high" : value >= 40 ? "mid" : "low"}>
-    {value}
-  </span>
-);

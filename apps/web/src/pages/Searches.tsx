@@ -9,12 +9,12 @@ import { PeriodSelect, type PeriodValue } from "./Leaderboard.js";
 const COPY = {
   trending: {
     title: "Trending searches",
-    lead: "What buyers search for more than before: stock it while it rises.",
+    lead: "What buyers search for more than before: stock it while it rises. Fastest rising first.",
     empty: "No search is rising in this period.",
   },
   unmet: {
     title: "Unmet searches",
-    lead: "What buyers search for and do not find: demand nobody is serving yet.",
+    lead: "What buyers search for and do not find: demand nobody is serving yet. Most often unanswered first.",
     empty: "Every frequent search found results in this period.",
   },
 } as const;
@@ -53,7 +53,7 @@ export const Searches = ({ kind }: { kind: "trending" | "unmet" }) => {
             <table>
               <thead>
                 <tr>
-                  <th scope="col">#</th>
+                  <th scope="col">Volume rank</th>
                   <th scope="col">Search</th>
                   <th scope="col">Searches</th>
                   <th scope="col">{kind === "unmet" ? "Without results" : "Momentum"}</th>
