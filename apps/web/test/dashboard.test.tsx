@@ -105,7 +105,7 @@ describe("a game's page", () => {
       "Demand index, 30 days",
       "Redirects per day, 30 days",
       "Distinct buyers per day, 30 days",
-      "Watchlist alerts per day, 30 days",
+      "Watchlist alerts active each day, 30 days",
     ]);
     expect(screen.getByRole("table", { name: /^Catalog price on 2026-11-20/ })).toBeTruthy();
     fireEvent.click(screen.getByLabelText(/90 days/));

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Loading } from "../components/Pager.js";
 import { Score } from "../components/Score.js";
+import { TableWrap } from "../components/TableWrap.js";
 import { formatCount, formatPrice, formatShare } from "../format.js";
 import { loadScoreScale, topPercent } from "../score-scale.js";
 import { useCall } from "../use-call.js";
@@ -83,7 +84,7 @@ export const Game = ({ id }: { id: number }) => {
           </dl>
         </div>
         <div className="card">
-          <h3>Price today</h3>
+          <h3>Catalog price now</h3>
           <dl>
             <dt>Loose</dt>
             <dd>{formatPrice(p.pricing.loose)}</dd>
@@ -105,7 +106,7 @@ export const Game = ({ id }: { id: number }) => {
       {conditions.status === "ok" ? (
         <>
           <p className="advice">{adviceOf(conditions.data.data, periodLabel)}</p>
-          <div className="table-wrap">
+          <TableWrap label="Conditions to list in">
             <table>
               <thead>
                 <tr>
@@ -132,7 +133,7 @@ export const Game = ({ id }: { id: number }) => {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </>
       ) : null}
       <GameHistory id={id} />

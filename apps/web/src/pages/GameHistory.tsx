@@ -3,6 +3,7 @@ import { useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { LineChart } from "../components/LineChart.js";
 import { Empty, Loading } from "../components/Pager.js";
+import { TableWrap } from "../components/TableWrap.js";
 import { csvFileName, downloadCsv } from "../csv.js";
 import { historyCsv, historyDays } from "../export.js";
 import { formatChange, formatCount, formatPrice } from "../format.js";
@@ -20,7 +21,7 @@ const DEMAND_CHARTS = [
   ["Demand index", "demand_index", 1],
   ["Redirects per day", "redirects", 0],
   ["Distinct buyers per day", "distinct_users", 0],
-  ["Watchlist alerts per day", "watch_count", 0],
+  ["Watchlist alerts active each day", "watch_count", 0],
 ] as const;
 
 const dollars = (n: number) => `$${Math.round(n).toLocaleString("en-US")}`;
@@ -44,6 +45,10 @@ export const GameHistory = ({ id }: { id: number }) => {
   return (
     <>
       <h3>History</h3>
+      <p className="meta">
+        Day by day (UTC): each point is that day&apos;s own demand and score; prices as they stood at the
+        day&apos;s end.
+      </p>
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <fieldset>
           <legend className="sr-only">Range</legend>
@@ -119,7 +124,7 @@ const PriceMoves = ({ history, to }: { history: History; to: string }) => {
   const now = history.prices.at(-1);
   const spans = history.price_changes;
   return (
-    <div className="table-wrap">
+    <TableWrap label="Price changes">
       <table>
         <caption>Catalog price on {to}, and its change</caption>
         <thead>
@@ -147,7 +152,7 @@ const PriceMoves = ({ history, to }: { history: History; to: string }) => {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 };
 
@@ -157,7 +162,7 @@ const directionOf = (change: string | undefined) =>
 const FiguresTable = ({ history }: { history: History }) => (
   <details>
     <summary>The figures as a table</summary>
-    <div className="table-wrap">
+    <TableWrap label="Figures by day">
       <table>
         <thead>
           <tr>
@@ -188,6 +193,6 @@ const FiguresTable = ({ history }: { history: History }) => (
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   </details>
 );

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Empty, Loading, SnapshotFooter } from "../components/Pager.js";
 import { Score, ScoreLegend } from "../components/Score.js";
+import { TableWrap } from "../components/TableWrap.js";
 import { csvFileName, downloadCsv } from "../csv.js";
 import { leaderboardCsv } from "../export.js";
 import { formatCount, formatPrice } from "../format.js";
@@ -118,7 +119,7 @@ export const Leaderboard = () => {
       ) : null}
       {rows.status === "ok" && rows.data.data.length > 0 ? (
         <>
-          <div className="table-wrap">
+          <TableWrap label="Leaderboard">
             <table>
               <caption className="sr-only">
                 Leaderboard for {rows.data.meta.period}, data of {rows.data.meta.period_date}
@@ -157,7 +158,7 @@ export const Leaderboard = () => {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <SnapshotFooter meta={rows.data.meta} onPage={setPage} />
         </>
       ) : null}

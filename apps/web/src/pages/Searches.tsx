@@ -2,6 +2,7 @@ import type { Page } from "@gmi/sdk";
 import { useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Empty, Loading, SnapshotFooter } from "../components/Pager.js";
+import { TableWrap } from "../components/TableWrap.js";
 import { formatCount, formatShare } from "../format.js";
 import { useCall } from "../use-call.js";
 import { PeriodSelect, type PeriodValue } from "./Leaderboard.js";
@@ -49,7 +50,7 @@ export const Searches = ({ kind }: { kind: "trending" | "unmet" }) => {
       {rows.status === "ok" && rows.data.data.length === 0 ? <Empty>{copy.empty}</Empty> : null}
       {rows.status === "ok" && rows.data.data.length > 0 ? (
         <>
-          <div className="table-wrap">
+          <TableWrap label={copy.title}>
             <table>
               <thead>
                 <tr>
@@ -84,7 +85,7 @@ export const Searches = ({ kind }: { kind: "trending" | "unmet" }) => {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <SnapshotFooter meta={rows.data.meta} onPage={setPage} />
         </>
       ) : null}
