@@ -164,12 +164,19 @@ export const FIELDS: Record<string, string> = {
 
 const errorTable = ERROR_CODES.map((code) => `| ${CODE_TO_STATUS[code]} | \`${code}\` |`).join("\n");
 const count = new Intl.NumberFormat("en-US").format;
-const planTable = Object.values(PLANS)
-  .map(
-    (p) =>
-      `| ${p.name} | ${count(p.rate_limit_per_minute)} | ${count(p.rate_limit_per_day)} | ${p.monthly_quota === null ? "unmetered" : count(p.monthly_quota)} | ${count(p.max_batch_size)} | ${count(p.max_page_size)} |`,
-  )
-  .join("\n");
+const plans = Object.values(PLANS);
+/** One line per limit, one column per plan: five narrow columns fit the reference's text column. */
+const planRow = (label: string, value: (plan: (typeof plans)[number]) => string) =>
+  `| ${label} | ${plans.map(value).join(" | ")} |`;
+const planTable = [
+  `| Limit | ${plans.map((p) => p.name).join(" | ")} |`,
+  `|---|${plans.map(() => "--:").join("|")}|`,
+  planRow("Requests per minute", (p) => count(p.rate_limit_per_minute)),
+  planRow("Requests per day", (p) => count(p.rate_limit_per_day)),
+  planRow("Monthly quota", (p) => (p.monthly_quota === null ? "unmetered" : count(p.monthly_quota))),
+  planRow("Max batch size", (p) => count(p.max_batch_size)),
+  planRow("Max page size", (p) => count(p.max_page_size)),
+].join("\n");
 
 export const API_DESCRIPTION = `Liquidity scores, search demand and a game catalog for sellers of retro video games.
 
@@ -186,7 +193,5 @@ operation lists the statuses it can answer with.
 ${errorTable}
 
 ## Limits
-| Plan | Per minute | Per day | Monthly quota | Max batch | Max page |
-|---|---|---|---|---|---|
 ${planTable}
 `;

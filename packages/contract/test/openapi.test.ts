@@ -235,8 +235,9 @@ describe("OpenAPI document", () => {
 
   it("writes the plan limits with thousands separators", () => {
     const limits = document.info.description.slice(document.info.description.indexOf("## Limits"));
-    expect(limits).toContain("| Enterprise | 3,000 | 2,000,000 | unmetered | 250 | 200 |");
-    expect(limits).toContain("| Pro | 600 | 200,000 | 2,500,000 | 100 | 100 |");
+    expect(limits).toContain("| Limit | Free | Starter | Pro | Enterprise |");
+    expect(limits).toContain("| Requests per day | 1,000 | 20,000 | 200,000 | 2,000,000 |");
+    expect(limits).toContain("| Monthly quota | 10,000 | 250,000 | 2,500,000 | unmetered |");
   });
 
   it("gives every operation a scope decision and an example request", () => {

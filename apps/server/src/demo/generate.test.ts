@@ -55,7 +55,8 @@ describe("determinism", () => {
 });
 
 /** A game's lines: its prices over the days, oldest first; the last carries its current prices. */
-const gameLines = Map.groupBy(of("game"), (g) => g.id);
+const gameLines = new Map<number, GameRecord[]>();
+for (const line of of("game")) gameLines.set(line.id, [...(gameLines.get(line.id) ?? []), line]);
 
 describe("catalog", () => {
   const consoles = of("console");
