@@ -151,14 +151,15 @@ describe.skipIf(!haveChromium)("the API reference at /docs, in Chromium", () => 
     await limits.scrollIntoViewIfNeeded();
     const layout = await limits.evaluate((table) => {
       // A cell's lines: one per distinct top of its text's boxes.
-      const lines = (cell: Element) => {
-        const range = document.createRange();
+      const cells = [...table.querySelectorAll("th, td")];
+      const lines = (cell: (typeof cells)[number]) => {
+        const range = table.ownerDocument.createRange();
         range.selectNodeContents(cell);
         return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
       };
       return {
         hidden: table.scrollWidth - table.clientWidth,
-        split: [...table.querySelectorAll("th, td")]
+        split: cells
           .filter((cell) => lines(cell) > (cell.textContent ?? "").trim().split(/\s+/).length)
           .map((cell) => cell.textContent),
       };
