@@ -86,6 +86,34 @@ describe("the leaderboard", () => {
   });
 });
 
+describe("score colours", () => {
+  it("colours each score by its place among the scope's scores: top 10 %, top half, lower half", async () => {
+    const scores = gmi.fixtures.liquidity.map((r) => r.liquidity_score).sort((a, b) => b - a);
+    const cut = (share: number) => scores[Math.ceil(scores.length * share) - 1] ?? 0;
+    const expected = (score: number) =>
+      score >= cut(0.1) ? "top10" : score >= cut(0.5) ? "topHalf" : "lowerHalf";
+    const bands = async () => {
+      const rows = await leaderboardRows();
+      await waitFor(() => expect(rows[0]?.querySelector(".score")?.getAttribute("data-band")).toBeTruthy());
+      return rows.map((row) => {
+        const badge = row.querySelector(".score");
+        return [Number(badge?.textContent), badge?.getAttribute("data-band")];
+      });
+    };
+    render(<App initial={credentials} />);
+    for (const [score, band] of await bands()) expect(band).toBe(expected(Number(score)));
+    // The last page: the lower half, however high its numbers (the fixture's scores are relative).
+    const lastPage = Math.ceil(scores.length / 20);
+    while (!screen.queryByText(new RegExp(`^Page ${lastPage} of`))) {
+      fireEvent.click(screen.getByRole("button", { name: "Next →" }));
+      await screen.findByText(/^Page \d+ of/);
+    }
+    const last = await bands();
+    for (const [score, band] of last) expect(band).toBe(expected(Number(score)));
+    expect(last.some(([, band]) => band === "lowerHalf")).toBe(true);
+  });
+});
+
 describe("a game's page", () => {
   it("shows the score and its place, the condition advice, the price and the history charts", async () => {
     const game = gmi.fixtures.profiles.get(101);
