@@ -154,6 +154,13 @@ describe("prices in /intelligence/{id}/history", () => {
     expect(data.points.map((p) => p.date)).toEqual(["2026-11-20"]);
   });
 
+  it("carries the newest prices to the last day of the calendar", async () => {
+    const data = await history("to=9999-12-31");
+    expect(data.prices).toHaveLength(30);
+    expect(data.prices.at(-1)).toEqual({ date: "9999-12-31", loose: "44.00", complete: "80.00", new: null });
+    expect(data.points).toEqual([]);
+  });
+
   it("gives the change over 7 and 30 days ending on `to`, whatever the range", async () => {
     const data = await history("from=2026-11-20&to=2026-11-20");
     expect(data.prices).toEqual([{ date: "2026-11-20", loose: "44.00", complete: "80.00", new: null }]);

@@ -35,6 +35,14 @@ describe("daily prices", () => {
     ]);
     expect(pricesOn(observations, "2026-10-02")).toEqual({ loose: null, complete: null, new: null });
   });
+
+  it("ends on the last day of the calendar without stepping past it", () => {
+    const days = dailyPrices(observations, { from: "9999-12-30", to: "9999-12-31" });
+    expect(days.map((d) => [d.date, d.loose])).toEqual([
+      ["9999-12-30", "11.00"],
+      ["9999-12-31", "11.00"],
+    ]);
+  });
 });
 
 describe("price changes", () => {

@@ -6,7 +6,7 @@ import {
   type Pricing,
 } from "@gmi/contract";
 import { round4 } from "../analytics/rounding.js";
-import { addDays, eachDay, type IsoDay } from "../analytics/windows.js";
+import { addDays, daysBetween, type IsoDay } from "../analytics/windows.js";
 
 /** A game's prices as observed on a UTC day; a day's last observation is the one that holds at its end. */
 export type DatedPrices = { day: IsoDay; prices: Pricing };
@@ -25,7 +25,9 @@ export const dailyPrices = (
   const out: HistoryPrice[] = [];
   let next = 0;
   let current = NO_PRICES;
-  for (const day of eachDay({ start: range.from, end: range.to })) {
+  // Counted, not stepped past `to`: the day after 9999-12-31 is no date.
+  for (let i = 0; i <= daysBetween(range.from, range.to); i += 1) {
+    const day = addDays(range.from, i);
     for (let o = observations[next]; o !== undefined && o.day <= day; o = observations[++next])
       current = o.prices;
     out.push({ date: day, ...current });
