@@ -30,8 +30,8 @@ export const demoEventCount = (scale: DemoScale | number): number => {
 
 /**
  * The whole demo marketplace as NDJSON records, in import order: consoles, then games with their
- * prices over the days (demo/prices.ts), then the events day by day. A generator, so a caller writing 10M events to a file or a database holds one
- * day of them at a time.
+ * prices over the days (demo/prices.ts), then the events day by day. A generator, so a caller
+ * writing 10M events to a file or a database holds one day of them at a time.
  */
 export function* generateDemo(options: DemoOptions): Generator<NdjsonLine> {
   const seed = options.seed ?? DEMO_DEFAULTS.seed;

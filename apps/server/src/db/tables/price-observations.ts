@@ -1,8 +1,8 @@
 import { declareTable } from "./table.js";
 
 /**
- * The catalog's runs of unchanged prices (schema.prisma, `PriceObservation`): written in batches by the catalog
- * import (data/price-observations.ts), read by the history route.
+ * The catalog's runs of unchanged prices (schema.prisma, `PriceObservation`): written in batches by
+ * the catalog import (data/price-observations.ts), read by the history route.
  */
 export const PRICE_OBSERVATIONS = declareTable({
   name: "price_observations",
