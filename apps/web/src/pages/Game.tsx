@@ -8,19 +8,19 @@ import { formatCount, formatPrice, formatShare } from "../format.js";
 import { loadScoreScale, topPercent } from "../score-scale.js";
 import { useCall } from "../use-call.js";
 import { GameHistory } from "./GameHistory.js";
-import { PERIODS, PeriodSelect, type PeriodValue } from "./Leaderboard.js";
+import { PeriodSelect, type PeriodValue, periodLabel } from "./Leaderboard.js";
 
 const CONDITION_NAMES = { loose: "Loose", cib: "Complete in box", new: "New" } as const;
 
 /** What to tell a seller about listing conditions, including why there is no advice. */
-export const adviceOf = (advice: ConditionRecommendation, periodLabel: string): string => {
+export const adviceOf = (advice: ConditionRecommendation, span: string): string => {
   if (advice.recommended)
     return `List it ${CONDITION_NAMES[advice.recommended].toLowerCase()}: that is where demand meets a price.`;
   if (advice.conditions.every((c) => c.price === null))
     return "No catalog price for this game, so no condition to recommend.";
   return (
     `Too little demand to tell which condition sells: ${formatCount(advice.sample_size)} of the ` +
-    `${formatCount(advice.min_sample_size)} redirects, watchlist alerts and searches needed, ${periodLabel.toLowerCase()}. ` +
+    `${formatCount(advice.min_sample_size)} redirects, watchlist alerts and searches needed, ${span.toLowerCase()}. ` +
     "The scores below describe the demand there is."
   );
 };
@@ -28,7 +28,7 @@ export const adviceOf = (advice: ConditionRecommendation, periodLabel: string): 
 /** One game: its score and the parts it is made of, the condition to list it in, and how it moved. */
 export const Game = ({ id }: { id: number }) => {
   const [period, setPeriod] = useState<PeriodValue>("7d");
-  const periodLabel = PERIODS.find((p) => p.value === period)?.label ?? period;
+  const label = periodLabel(period);
   const profile = useCall((client) => client.intelligence.get(id, { period }), [id, period]);
   const conditions = useCall((client) => client.intelligence.conditions(id, { period }), [id, period]);
   // The profile's rank is on the all-consoles leaderboard of the period: its scale colours the score.
@@ -62,11 +62,11 @@ export const Game = ({ id }: { id: number }) => {
             <Score value={p.liquidity_score} scale={scale.data} />
           </p>
           <p className="meta">
-            {periodLabel}, all consoles; data of {profile.data.meta.period_date}
+            {label}, all consoles; data of {profile.data.meta.period_date}
           </p>
         </div>
         <div className="card">
-          <h3>Demand, {periodLabel.toLowerCase()}</h3>
+          <h3>Demand, {label.toLowerCase()}</h3>
           <dl>
             <dt>Demand index</dt>
             <dd>{p.demand.index.toFixed(2)}</dd>
@@ -105,7 +105,7 @@ export const Game = ({ id }: { id: number }) => {
       ) : null}
       {conditions.status === "ok" ? (
         <>
-          <p className="advice">{adviceOf(conditions.data.data, periodLabel)}</p>
+          <p className="advice">{adviceOf(conditions.data.data, label)}</p>
           <TableWrap label="Conditions to list in">
             <table>
               <thead>

@@ -16,6 +16,9 @@ export const PERIODS = [
   { value: "30d", label: "Last 30 days" },
 ] as const;
 export type PeriodValue = (typeof PERIODS)[number]["value"];
+/** "Last 7 days" for `7d`. */
+export const periodLabel = (period: PeriodValue): string =>
+  PERIODS.find((p) => p.value === period)?.label ?? period;
 const SORTS = [
   { value: "liquidity", label: "Liquidity score" },
   { value: "demand", label: "Demand" },
@@ -52,7 +55,6 @@ export const Leaderboard = () => {
     [period, consoleId],
   );
   const consoleRecord = consoles.data?.data.find((c) => c.id === consoleId);
-  const periodLabel = PERIODS.find((p) => p.value === period)?.label ?? period;
   const download = () => {
     if (rows.status !== "ok") return;
     const name = csvFileName(
@@ -110,7 +112,7 @@ export const Leaderboard = () => {
       </form>
       <ScoreLegend
         scale={scale.data}
-        scope={`on ${consoleRecord?.name ?? "all consoles"}, ${periodLabel.toLowerCase()}`}
+        scope={`on ${consoleRecord?.name ?? "all consoles"}, ${periodLabel(period).toLowerCase()}`}
       />
       {rows.status === "loading" ? <Loading what="the leaderboard" /> : null}
       {rows.status === "error" ? <ErrorNotice error={rows.error} retry={rows.retry} /> : null}
