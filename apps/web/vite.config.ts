@@ -17,7 +17,12 @@ export const config = defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "components", environment: "happy-dom", include: ["test/**/*.test.tsx"] },
+        test: {
+          name: "components",
+          environment: "happy-dom",
+          include: ["test/**/*.test.{ts,tsx}"],
+          exclude: ["test/e2e/**"],
+        },
       },
       {
         extends: true,

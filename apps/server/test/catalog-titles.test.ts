@@ -31,13 +31,15 @@ const game = ([id, name]: [number, string]): GameRecord => ({
   marketplaceGameName: slugify(name),
   enabled: true,
   prices: { loose: null, complete: null, new: null },
+  observedAt: null,
 });
+const NOW = new Date().toISOString();
 /** Collation order: case and accents only break ties, so Ōkami sits with the o's. */
 const SORTED = ["apple Pie", "Émile", "Ōkami", "Pokemon Emerald", "Pokémon Ruby", "Zelda II"];
 
 beforeAll(async () => {
   await upsertConsoles(db().pool, [{ type: "console", id: 1, name: "Alpha Console", slug: "alpha-console" }]);
-  await upsertGames(db().pool, NAMES.map(game));
+  await upsertGames(db().pool, NAMES.map(game), NOW);
   t = await startTestApp(db().pool);
   key = (await createTenant(db().pool)).key;
 });
@@ -100,6 +102,7 @@ describe("the migration that folds existing title keys", () => {
     await upsertGames(
       db().pool,
       tricky.map((name, i) => ({ ...game([300 + i, name]), marketplaceGameName: `tricky-${i}` })),
+      NOW,
     );
     // As keys were before: plain lower case.
     await db().pool.query("UPDATE games SET title_key = lower(display_game_name)");

@@ -81,6 +81,20 @@ describe("GET /api/v1/intelligence/:id/history", () => {
     expect(early.data.points).toEqual([]);
   });
 
+  it("carries the demo's 90 days of prices, every day priced, ending on the catalog's current ones", async () => {
+    const { rows } = await db().pool.query<{ id: number }>(
+      `SELECT o.game_id AS id FROM price_observations o JOIN games g ON g.id = o.game_id AND g.enabled
+       GROUP BY o.game_id HAVING count(*) >= 6 ORDER BY o.game_id LIMIT 1`,
+    );
+    const id = rows[0]?.id;
+    const body = await history(`/api/v1/intelligence/${id}/history?from=2026-08-23&to=${END}`);
+    expect(body.data.prices).toHaveLength(90);
+    expect(body.data.prices.every((p) => p.loose !== null)).toBe(true);
+    expect(new Set(body.data.prices.map((p) => p.loose)).size).toBeGreaterThanOrEqual(6);
+    const profile = (await (await get(`/api/v1/intelligence/${id}`)).json()).data;
+    expect(body.data.prices.at(-1)).toMatchObject(profile.pricing);
+  });
+
   it.each([
     ["a reversed range", "from=2026-11-20&to=2026-11-01", "from"],
     ["more than 90 days", "from=2026-01-01&to=2026-04-01", "from"],

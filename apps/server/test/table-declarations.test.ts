@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Database } from "../src/db/open.js";
 import { EVENT_TABLES } from "../src/db/tables/events.js";
+import { PRICE_OBSERVATIONS } from "../src/db/tables/price-observations.js";
 import { SNAPSHOT_ROW_TABLES } from "../src/db/tables/snapshot-rows.js";
 import type { ColumnDeclaration, TableDeclaration } from "../src/db/tables/table.js";
 import { useTestDatabase } from "./helpers/setup.js";
 
 const db = useTestDatabase({ catalog: false });
 
-const DECLARED: readonly TableDeclaration[] = [...SNAPSHOT_ROW_TABLES, ...EVENT_TABLES];
+const DECLARED: readonly TableDeclaration[] = [...SNAPSHOT_ROW_TABLES, ...EVENT_TABLES, PRICE_OBSERVATIONS];
 
 type Described = Required<ColumnDeclaration>;
 

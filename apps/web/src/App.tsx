@@ -1,6 +1,7 @@
 import { useCallback, useState } from "react";
 import { ApiProvider, useRateLimit } from "./api.js";
 import { KeyForm } from "./components/KeyForm.js";
+import { formatCount } from "./format.js";
 import { Account } from "./pages/Account.js";
 import { Game } from "./pages/Game.js";
 import { Leaderboard } from "./pages/Leaderboard.js";
@@ -85,8 +86,8 @@ const LimitBadge = () => {
   const rateLimit = useRateLimit();
   if (!rateLimit) return null;
   return (
-    <span className="badge" title="Requests left this minute" data-testid="limit-badge">
-      {rateLimit.remaining}/{rateLimit.limit} this minute
+    <span className="badge" data-testid="limit-badge">
+      {formatCount(rateLimit.remaining)} of {formatCount(rateLimit.limit)} left this minute
     </span>
   );
 };

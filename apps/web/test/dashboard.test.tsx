@@ -66,6 +66,11 @@ describe("the leaderboard", () => {
     const scores = rows.map((row) => Number(row.querySelector(".score")?.textContent));
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(screen.getByText(/Page 1 of/)).toBeTruthy();
+    // Colours by place in the scope, with their legend: the best rows are in the top 10 %.
+    expect(
+      (await screen.findByText(/^Score colours, among the \d+ games with demand/)).textContent,
+    ).toContain("on all consoles, last 7 days");
+    await waitFor(() => expect(rows[0]?.querySelector(".score")?.getAttribute("data-band")).toBe("top10"));
 
     fireEvent.click(screen.getByRole("button", { name: "Next →" }));
     await screen.findByText(/Page 2 of/);
@@ -81,29 +86,145 @@ describe("the leaderboard", () => {
   });
 });
 
+describe("score colours", () => {
+  it("colours each score by its place among the scope's scores: top 10 %, top half, lower half", async () => {
+    const scores = gmi.fixtures.liquidity.map((r) => r.liquidity_score).sort((a, b) => b - a);
+    const cut = (share: number) => scores[Math.ceil(scores.length * share) - 1] ?? 0;
+    const expected = (score: number) =>
+      score >= cut(0.1) ? "top10" : score >= cut(0.5) ? "topHalf" : "lowerHalf";
+    const bands = async () => {
+      const rows = await leaderboardRows();
+      await waitFor(() => expect(rows[0]?.querySelector(".score")?.getAttribute("data-band")).toBeTruthy());
+      return rows.map((row) => {
+        const badge = row.querySelector(".score");
+        return [Number(badge?.textContent), badge?.getAttribute("data-band")];
+      });
+    };
+    render(<App initial={credentials} />);
+    for (const [score, band] of await bands()) expect(band).toBe(expected(Number(score)));
+    // The last page: the lower half, however high its numbers (the fixture's scores are relative).
+    const lastPage = Math.ceil(scores.length / 20);
+    while (!screen.queryByText(new RegExp(`^Page ${lastPage} of`))) {
+      fireEvent.click(screen.getByRole("button", { name: "Next →" }));
+      await screen.findByText(/^Page \d+ of/);
+    }
+    const last = await bands();
+    for (const [score, band] of last) expect(band).toBe(expected(Number(score)));
+    expect(last.some(([, band]) => band === "lowerHalf")).toBe(true);
+  });
+});
+
 describe("a game's page", () => {
-  it("shows the score, its parts, the condition advice and five history charts", async () => {
+  it("shows the score and its place, the condition advice, the price and the history charts", async () => {
     const game = gmi.fixtures.profiles.get(101);
     location.hash = "#/game/101";
     render(<App initial={credentials} />);
     expect(await screen.findByRole("heading", { name: game?.game.name })).toBeTruthy();
-    expect(screen.getByText("Liquidity score").parentElement?.textContent).toContain(
-      String(game?.liquidity_score),
-    );
-    expect(await screen.findByText(/^List it|No catalog price/)).toBeTruthy();
+    const score = screen.getByRole("heading", { name: "Liquidity score" }).parentElement;
+    expect(score?.textContent).toContain(String(game?.liquidity_score));
+    // Coloured by its place among the period's scores, once those are known.
+    await waitFor(() => expect(score?.querySelector(".score")?.getAttribute("data-band")).toBeTruthy());
+    expect(await screen.findByText(/#\d+ of [\d,]+ on the leaderboard \(top \d+ %\)/)).toBeTruthy();
+    expect(await screen.findByText(/^List it|No catalog price|Too little demand/)).toBeTruthy();
     const charts = await screen.findAllByRole("img", {}, { timeout: 5_000 });
     expect(charts.map((c) => c.getAttribute("aria-label"))).toEqual([
+      "Catalog price, 30 days",
       "Liquidity score, 30 days",
       "Demand index, 30 days",
-      "Redirects, 30 days",
-      "Distinct buyers, 30 days",
-      "Watchlist alerts, 30 days",
+      "Redirects per day, 30 days",
+      "Distinct buyers per day, 30 days",
+      "Watchlist alerts active each day, 30 days",
     ]);
+    expect(screen.getByRole("table", { name: /^Catalog price on 2026-11-20/ })).toBeTruthy();
     fireEvent.click(screen.getByLabelText(/90 days/));
     await waitFor(() =>
-      expect(screen.getAllByRole("img")[0]?.getAttribute("aria-label")).toBe("Liquidity score, 90 days"),
+      expect(screen.getAllByRole("img")[0]?.getAttribute("aria-label")).toBe("Catalog price, 90 days"),
     );
     expect(gmi.state.requests.at(-1)?.url).toContain("from=2026-08-23&to=2026-11-20");
+  });
+
+  it("shows how the price moved over 7 and 30 days", async () => {
+    const game = gmi.fixtures.profiles.get(101);
+    const move = (start: string, end: string, change: string, change_ratio: number) => ({
+      start,
+      end,
+      change,
+      change_ratio,
+    });
+    gmi.server.use(
+      http.get(`${BASE_URL}/api/v1/intelligence/:id/history`, () =>
+        HttpResponse.json({
+          data: {
+            game: game?.game,
+            points: [],
+            prices: [{ date: "2026-11-20", loose: "149.99", complete: "289.00", new: null }],
+            price_changes: [
+              {
+                days: 7,
+                since: "2026-11-13",
+                loose: move("139.99", "149.99", "10.00", 0.0714),
+                complete: move("289.00", "289.00", "0.00", 0),
+                new: null,
+              },
+              {
+                days: 30,
+                since: "2026-10-21",
+                loose: move("161.99", "149.99", "-12.00", -0.0741),
+                complete: null,
+                new: null,
+              },
+            ],
+          },
+          meta: { period: "day", from: "2026-11-20", to: "2026-11-20" },
+        }),
+      ),
+    );
+    location.hash = "#/game/101";
+    render(<App initial={credentials} />);
+    const table = await screen.findByRole(
+      "table",
+      { name: /^Catalog price on 2026-11-20/ },
+      { timeout: 5_000 },
+    );
+    const cells = (name: string) =>
+      within(table).getByRole("rowheader", { name }).closest("tr")?.querySelectorAll("td");
+    expect([...(cells("Loose") ?? [])].map((c) => c.textContent)).toEqual([
+      "$149.99",
+      "+$10.00 (+7.1 %)",
+      "−$12.00 (−7.4 %)",
+    ]);
+    expect([...(cells("Complete") ?? [])].map((c) => c.textContent)).toEqual(["$289.00", "no change", "—"]);
+    expect(screen.getByText("No computed days in this range yet.")).toBeTruthy();
+  });
+
+  it("says why there is no condition advice for a priced game", async () => {
+    const game = gmi.fixtures.profiles.get(101);
+    const row = (condition: string, price: string | null, score: number) => ({
+      condition,
+      price,
+      demand: { redirects: 1, watch_count: 0, search_count: 0, share: 0.3333 },
+      score,
+    });
+    gmi.server.use(
+      http.get(`${BASE_URL}/api/v1/intelligence/:id/conditions`, () =>
+        HttpResponse.json({
+          data: {
+            game: game?.game,
+            recommended: null,
+            conditions: [row("loose", "149.99", 72), row("cib", "289.00", 100), row("new", null, 0)],
+            sample_size: 3,
+            min_sample_size: 5,
+          },
+          meta: { period: "7d", period_date: "2026-11-20" },
+        }),
+      ),
+    );
+    location.hash = "#/game/101";
+    render(<App initial={credentials} />);
+    expect(
+      (await screen.findByText(/^Too little demand to tell which condition sells/)).textContent,
+    ).toContain("3 of the 5 redirects, watchlist alerts and searches needed, last 7 days");
+    expect(screen.queryByText(/No catalog price/)).toBeNull();
   });
 
   it("explains a history of a single computed day (a fresh install rolls up one date)", async () => {
@@ -117,18 +238,27 @@ describe("a game's page", () => {
       watch_count: 1,
       search_count: 4,
     };
+    const flat = { loose: null, complete: null, new: null };
     gmi.server.use(
       http.get(`${BASE_URL}/api/v1/intelligence/:id/history`, () =>
         HttpResponse.json({
-          data: { game: game?.game, points: [point] },
-          meta: { period: "day", from: "2026-10-22", to: "2026-11-20" },
+          data: {
+            game: game?.game,
+            points: [point],
+            prices: [{ date: "2026-11-20", ...flat }],
+            price_changes: [
+              { days: 7, since: "2026-11-13", ...flat },
+              { days: 30, since: "2026-10-21", ...flat },
+            ],
+          },
+          meta: { period: "day", from: "2026-11-20", to: "2026-11-20" },
         }),
       ),
     );
     location.hash = "#/game/101";
     render(<App initial={credentials} />);
     expect(await screen.findByText(/Only one computed day so far/)).toBeTruthy();
-    expect(screen.getAllByRole("img")[0]?.getAttribute("aria-label")).toBe("Liquidity score, 1 day");
+    expect(screen.getAllByRole("img")[1]?.getAttribute("aria-label")).toBe("Liquidity score, 1 day");
   });
 
   it("says so for an unknown game", async () => {
@@ -183,6 +313,8 @@ describe("search demand and the account", () => {
     location.hash = "#/unmet";
     render(<App initial={credentials} />);
     expect(await screen.findByRole("heading", { name: "Unmet searches" })).toBeTruthy();
+    // The rank the API gives is by volume, not the list's order: its column says so.
+    expect(screen.getByRole("columnheader", { name: "Volume rank" })).toBeTruthy();
     const shares = (await leaderboardRows()).map((row) =>
       Number(row.children[3]?.textContent?.replace(" %", "")),
     );
@@ -195,6 +327,6 @@ describe("search demand and the account", () => {
     expect(await screen.findByRole("heading", { name: "Plan: Starter" })).toBeTruthy();
     const window = await screen.findByTestId("rate-limit");
     expect(window.textContent).toMatch(/of 120 requests left/);
-    expect(screen.getByTestId("limit-badge").textContent).toMatch(/\/120 this minute/);
+    expect(screen.getByTestId("limit-badge").textContent).toMatch(/^\d+ of 120 left this minute$/);
   });
 });

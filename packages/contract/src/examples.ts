@@ -327,6 +327,26 @@ export const exampleResponses = {
           search_count: 151,
         },
       ],
+      prices: [
+        { date: "2026-10-01", loose: "144.99", complete: "289.00", new: null },
+        { date: "2026-10-02", loose: "149.99", complete: "289.00", new: null },
+      ],
+      price_changes: [
+        {
+          days: 7,
+          since: "2026-09-25",
+          loose: { start: "139.99", end: "149.99", change: "10.00", change_ratio: 0.0714 },
+          complete: { start: "289.00", end: "289.00", change: "0.00", change_ratio: 0 },
+          new: null,
+        },
+        {
+          days: 30,
+          since: "2026-09-02",
+          loose: { start: "129.99", end: "149.99", change: "20.00", change_ratio: 0.1539 },
+          complete: { start: "275.00", end: "289.00", change: "14.00", change_ratio: 0.0509 },
+          new: null,
+        },
+      ],
     },
     meta: { period: "day", from: "2026-10-01", to: "2026-10-02" },
   },

@@ -71,12 +71,18 @@ const stringSchema = (def: Def): JsonSchema => {
   return out;
 };
 
+/** The largest 32-bit integer: the bound of every id and page number, a storage limit, not a rule. */
+const INT32_MAX = 2_147_483_647;
+
 const numberSchema = (def: Def): JsonSchema => {
   const checks = (def.checks ?? []) as Check[];
-  const out: JsonSchema = { type: checks.some((c) => c.kind === "int") ? "integer" : "number" };
+  const integer = checks.some((c) => c.kind === "int");
+  const out: JsonSchema = { type: integer ? "integer" : "number" };
   for (const check of checks) {
     if (check.kind === "int") continue;
-    if (check.kind === "min") out[check.inclusive ? "minimum" : "exclusiveMinimum"] = check.value;
+    // Said as `format: int32`, which renderers show as a word, not as "max: 2147483647" on every id.
+    if (integer && check.kind === "max" && check.inclusive && check.value === INT32_MAX) out.format = "int32";
+    else if (check.kind === "min") out[check.inclusive ? "minimum" : "exclusiveMinimum"] = check.value;
     else if (check.kind === "max") out[check.inclusive ? "maximum" : "exclusiveMaximum"] = check.value;
     else if (check.kind === "multipleOf") out.multipleOf = check.value;
     else throw new Error(`OpenAPI: unsupported number check ${check.kind}`);

@@ -131,7 +131,8 @@ export const FIELDS: Record<string, string> = {
     "Seconds until the quota resets, at the start of the next UTC month.",
   "AccountRecord.api_key.last_four": "The last four characters of the key, to tell keys apart.",
   "ConditionRecommendation.recommended":
-    "The highest-scoring condition that has a catalog price; `null` when the game has no price at all.",
+    "The highest-scoring condition that has a catalog price; `null` when the game has no price at all, " +
+    "or when `sample_size` is below `min_sample_size` (too little demand to tell).",
   "ListingConditionRow.price": "The catalog price in this condition; `null` when there is none.",
   "ListingConditionRow.demand.share": "This condition's share of the game's condition-tagged demand (0-1).",
   "ListingConditionRow.score":
@@ -150,17 +151,35 @@ export const FIELDS: Record<string, string> = {
   "BatchLiquidityRow.found": "Always `true`: tells a found game from a `NotFoundItem`.",
   "GameRecord.marketplace_game_name": "The game's URL slug (the field name the interface uses for it).",
   "GameRecord.display_game_name": "The display title.",
+  HistoryPrice:
+    "The catalog prices in force at the end of this day (UTC): those of the game's newest price " +
+    "observation up to then; `null` before its first observation, or where it had no such price.",
+  PriceChanges: "Each condition's price change over `days` days, from `since` to the history's `to`.",
+  "PriceChanges.since": "`to` minus `days`: the date of the `start` prices.",
+  "PriceChanges.loose": "`null` when either date has no loose price.",
+  "PriceChanges.complete": "`null` when either date has no complete price.",
+  "PriceChanges.new": "`null` when either date has no new price.",
+  "PriceChange.change_ratio":
+    "`change` / `start`, 4 decimals: 0.0667 is +6.67 %; `null` when `start` is 0.00.",
   NotFoundItem: "A batch element whose id is not an enabled game: still a 200 item, `found: false`.",
   ErrorBody: "The error: branch on `code`; `details` has a fixed shape per code.",
 };
 
 const errorTable = ERROR_CODES.map((code) => `| ${CODE_TO_STATUS[code]} | \`${code}\` |`).join("\n");
-const planTable = Object.values(PLANS)
-  .map(
-    (p) =>
-      `| ${p.name} | ${p.rate_limit_per_minute} | ${p.rate_limit_per_day} | ${p.monthly_quota ?? "unmetered"} | ${p.max_batch_size} | ${p.max_page_size} |`,
-  )
-  .join("\n");
+const count = new Intl.NumberFormat("en-US").format;
+const plans = Object.values(PLANS);
+/** One line per limit, one column per plan: five narrow columns fit the reference's text column. */
+const planRow = (label: string, value: (plan: (typeof plans)[number]) => string) =>
+  `| ${label} | ${plans.map(value).join(" | ")} |`;
+const planTable = [
+  `| Limit | ${plans.map((p) => p.name).join(" | ")} |`,
+  `|---|${plans.map(() => "--:").join("|")}|`,
+  planRow("Requests per minute", (p) => count(p.rate_limit_per_minute)),
+  planRow("Requests per day", (p) => count(p.rate_limit_per_day)),
+  planRow("Monthly quota", (p) => (p.monthly_quota === null ? "unmetered" : count(p.monthly_quota))),
+  planRow("Max batch size", (p) => count(p.max_batch_size)),
+  planRow("Max page size", (p) => count(p.max_page_size)),
+].join("\n");
 
 export const API_DESCRIPTION = `Liquidity scores, search demand and a game catalog for sellers of retro video games.
 
@@ -177,7 +196,5 @@ operation lists the statuses it can answer with.
 ${errorTable}
 
 ## Limits
-| Plan | Per minute | Per day | Monthly quota | Max batch | Max page |
-|---|---|---|---|---|---|
 ${planTable}
 `;

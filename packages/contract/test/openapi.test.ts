@@ -220,6 +220,26 @@ describe("OpenAPI document", () => {
     expect(JSON.stringify(component(document, (items as { $ref: string }).$ref))).toContain("game_id");
   });
 
+  it("says int32 for ids and pages instead of a maximum of 2147483647, and keeps real bounds", () => {
+    const text = JSON.stringify(document);
+    expect(text).not.toContain("2147483647");
+    const id = document.components.parameters as Record<string, { name: string; schema: object }>;
+    const path = Object.values(id).find((p) => p.name === "id");
+    expect(path?.schema).toMatchObject({ type: "integer", format: "int32", minimum: 1 });
+    // A real bound stays a bound: a score is at most 100.
+    const profile = component(document, "#/components/schemas/LiquidityProfile") as {
+      properties: Record<string, object>;
+    };
+    expect(profile.properties.liquidity_score).toMatchObject({ maximum: 100 });
+  });
+
+  it("writes the plan limits with thousands separators", () => {
+    const limits = document.info.description.slice(document.info.description.indexOf("## Limits"));
+    expect(limits).toContain("| Limit | Free | Starter | Pro | Enterprise |");
+    expect(limits).toContain("| Requests per day | 1,000 | 20,000 | 200,000 | 2,000,000 |");
+    expect(limits).toContain("| Monthly quota | 10,000 | 250,000 | 2,500,000 | unmetered |");
+  });
+
   it("gives every operation a scope decision and an example request", () => {
     for (const item of Object.values(document.paths)) {
       for (const operation of Object.values(item as Record<string, Record<string, unknown>>)) {

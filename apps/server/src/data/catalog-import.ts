@@ -1,5 +1,7 @@
+import { currentPrices, observePrices } from "../domain/catalog/price-runs.js";
 import { titleKey } from "../domain/catalog/text.js";
 import type { ConsoleRecord, GameRecord } from "../domain/import/parse-line.js";
+import { readPriceRuns, replacePriceRuns } from "./price-observations.js";
 import type { Sql } from "./sql.js";
 
 /** The last record of an id wins, as if the lines were applied one by one. */
@@ -18,10 +20,24 @@ export const upsertConsoles = async (db: Sql, records: readonly ConsoleRecord[])
   );
 };
 
-/** Games are upserted whole: a line with a null price clears that price. */
-export const upsertGames = async (db: Sql, records: readonly GameRecord[]) => {
+/**
+ * Games are upserted whole, but for their prices: each line is an observation of them (at its
+ * `observed_at`, else `importedAt`) added to the game's runs of unchanged prices, and a game's
+ * current prices are its newest run's. So a line with a null price clears that price unless newer
+ * prices were seen before, and a file of older prices fills in the past without overwriting them.
+ */
+export const upsertGames = async (db: Sql, records: readonly GameRecord[], importedAt: string) => {
   const rows = lastById(records);
   if (rows.length === 0) return;
+  const stored = await readPriceRuns(
+    db,
+    rows.map((r) => r.id),
+  );
+  const changed = observePrices(
+    stored,
+    records.map((r) => ({ gameId: r.id, at: r.observedAt ?? importedAt, prices: r.prices })),
+  );
+  const current = rows.map((r) => currentPrices(changed.get(r.id) ?? stored.get(r.id) ?? []));
   await db.query(
     `INSERT INTO games (id, console_id, display_game_name, title_key, marketplace_game_name, enabled,
                         price_loose, price_complete, price_new, updated_at)
@@ -39,9 +55,10 @@ export const upsertGames = async (db: Sql, records: readonly GameRecord[]) => {
       rows.map((r) => titleKey(r.displayGameName)),
       rows.map((r) => r.marketplaceGameName),
       rows.map((r) => r.enabled),
-      rows.map((r) => r.prices.loose),
-      rows.map((r) => r.prices.complete),
-      rows.map((r) => r.prices.new),
+      current.map((p) => p.loose),
+      current.map((p) => p.complete),
+      current.map((p) => p.new),
     ],
   );
+  await replacePriceRuns(db, changed);
 };

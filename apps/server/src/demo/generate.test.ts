@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { momentum } from "../domain/analytics/momentum.js";
 import { addDays, dayStart } from "../domain/analytics/windows.js";
-import type { ImportRecord, RedirectRecord, SearchRecord, WatchRecord } from "../domain/import/parse-line.js";
+import type {
+  GameRecord,
+  ImportRecord,
+  RedirectRecord,
+  SearchRecord,
+  WatchRecord,
+} from "../domain/import/parse-line.js";
 import { parseLine } from "../domain/import/parse-line.js";
 import { generateCatalog } from "./catalog.js";
 import { DEMO_SCALES, demoEventCount, generateDemo } from "./generate.js";
@@ -48,9 +54,13 @@ describe("determinism", () => {
   });
 });
 
+/** A game's lines: its prices over the days, oldest first; the last carries its current prices. */
+const gameLines = new Map<number, GameRecord[]>();
+for (const line of of("game")) gameLines.set(line.id, [...(gameLines.get(line.id) ?? []), line]);
+
 describe("catalog", () => {
   const consoles = of("console");
-  const games = of("game");
+  const games = [...gameLines.values()].map((lines) => lines.at(-1) as GameRecord);
 
   it("has at least 15 real consoles and 1,500 titles, every line valid", () => {
     expect(rejected).toBe(0);
@@ -79,6 +89,50 @@ describe("catalog", () => {
     expect(
       games.some((g) => g.prices.loose === null && g.prices.complete === null && g.prices.new === null),
     ).toBe(true);
+  });
+});
+
+describe("prices over the 90 days", () => {
+  const histories = [...gameLines.values()];
+  const changes = (lines: GameRecord[]) => lines.length - 1;
+
+  it("starts every game on the first day and dates each change on a later day before the end date", () => {
+    const start = `${addDays(END, -89)}T00:00:00.000Z`;
+    for (const lines of histories) {
+      expect(lines[0]?.observedAt).toBe(start);
+      const times = lines.map((l) => l.observedAt ?? "");
+      expect(times.every((t, i) => i === 0 || ((times[i - 1] ?? "") < t && t < `${END}T00:00:00.000Z`))).toBe(
+        true,
+      );
+    }
+  });
+
+  it("ends on the catalog's prices, so scores do not depend on the history", () => {
+    const catalog = new Map(generateCatalog(SEED).games.map((g) => [g.line.id, g.line.prices]));
+    for (const lines of histories) {
+      const last = lines.at(-1);
+      expect(last?.prices).toEqual(catalog.get(last?.id ?? 0));
+    }
+  });
+
+  it("moves most titles rarely, a few steadily, some within the last week", () => {
+    expect(share(histories, (lines) => changes(lines) <= 1)).toBeGreaterThan(0.6);
+    const trending = share(histories, (lines) => changes(lines) >= 6);
+    expect(trending).toBeGreaterThan(0.02);
+    expect(trending).toBeLessThan(0.15);
+    const lastWeek = `${addDays(END, -7)}T`;
+    expect(
+      histories.some((lines) => changes(lines) >= 6 && (lines.at(-1)?.observedAt ?? "") >= lastWeek),
+    ).toBe(true);
+  });
+
+  it("moves prices by plausible steps: under 15% at a time", () => {
+    for (const lines of histories) {
+      for (let i = 1; i < lines.length; i += 1) {
+        const [before, after] = [Number(lines[i - 1]?.prices.loose), Number(lines[i]?.prices.loose)];
+        if (before >= 20) expect(Math.abs(after / before - 1)).toBeLessThan(0.15);
+      }
+    }
   });
 });
 

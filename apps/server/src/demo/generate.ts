@@ -2,6 +2,7 @@ import type { IsoDay } from "../domain/analytics/windows.js";
 import type { NdjsonLine } from "../domain/import/parse-line.js";
 import { generateCatalog } from "./catalog.js";
 import { generateEvents } from "./events.js";
+import { priceLines } from "./prices.js";
 
 /** Event counts of the named scales; a number asks for exactly that many events. */
 export const DEMO_SCALES = { small: 50_000, large: 2_000_000 } as const;
@@ -28,9 +29,9 @@ export const demoEventCount = (scale: DemoScale | number): number => {
 };
 
 /**
- * The whole demo marketplace as NDJSON records, in import order: consoles, then games, then the
- * events day by day. A generator, so a caller writing 10M events to a file or a database holds one
- * day of them at a time.
+ * The whole demo marketplace as NDJSON records, in import order: consoles, then games with their
+ * prices over the days (demo/prices.ts), then the events day by day. A generator, so a caller
+ * writing 10M events to a file or a database holds one day of them at a time.
  */
 export function* generateDemo(options: DemoOptions): Generator<NdjsonLine> {
   const seed = options.seed ?? DEMO_DEFAULTS.seed;
@@ -39,6 +40,7 @@ export function* generateDemo(options: DemoOptions): Generator<NdjsonLine> {
   const events = demoEventCount(options.scale ?? DEMO_DEFAULTS.scale);
   const catalog = generateCatalog(seed);
   yield* catalog.consoles;
-  for (const game of catalog.games) yield game.line;
+  // Each game's price history, its first line declaring the game before any event of it.
+  for (const game of catalog.games) yield* priceLines(game, { seed, endDate: options.endDate, days });
   yield* generateEvents(catalog.games, { seed, endDate: options.endDate, days, events });
 }

@@ -100,6 +100,8 @@ class Loader {
     private readonly knownGames: Set<number>,
     private readonly maxErrors: number,
     private readonly onReject: (error: LineError) => void,
+    /** When the file's prices were seen, for game lines without an `observed_at`. */
+    private readonly importedAt: string,
   ) {
     this.events = {
       redirect: new EventBatch("redirect", copy, this.pool),
@@ -160,7 +162,7 @@ class Loader {
     this.games = [];
     return this.enqueue(async () => {
       await upsertConsoles(this.client, consoles);
-      await upsertGames(this.client, games);
+      await upsertGames(this.client, games, this.importedAt);
     });
   }
 
@@ -212,10 +214,8 @@ export const importChunks = async (
     await client.query("BEGIN");
     const { rows } = await client.query<{ id: number }>("SELECT id FROM games");
     const knownGames = new Set(rows.map((r) => r.id));
-    const admission: Admission = {
-      today: dayOf(new Date((options.clock ?? systemClock).now())),
-      isKnownGame: (id) => knownGames.has(id),
-    };
+    const startedAt = new Date((options.clock ?? systemClock).now());
+    const admission: Admission = { today: dayOf(startedAt), isKnownGame: (id) => knownGames.has(id) };
     const loader = new Loader(
       client,
       !db.embedded,
@@ -223,6 +223,7 @@ export const importChunks = async (
       knownGames,
       options.maxErrors ?? DEFAULT_MAX_ERRORS,
       options.onReject ?? (() => {}),
+      startedAt.toISOString(),
     );
     let nextProgress = PROGRESS_EVERY;
     for await (const chunk of chunks) {

@@ -27,6 +27,23 @@ const CONTENT_SECURITY_POLICY = [
 ].join("; ");
 
 /**
+ * Fixes to the renderer's layout, checked in a browser by test/e2e/docs.browser.test.ts:
+ * - the response tabs of an operation wrap onto more lines: in one line they ran past the card's
+ *   edge, and with the scrollbar hidden a batch route's last statuses (503 among them) could not
+ *   be reached;
+ * - the introduction's tables (error codes, plan limits) size their columns to their words and keep
+ *   each figure on one line (scrolling sideways in their column if it is too narrow): with fixed
+ *   columns they broke "Plan" into "Pla n" and "1,000" into "1,00 0".
+ */
+const DOCS_CSS = `
+.scalar-card-header-title:has(> .tab-list) { overflow: visible; white-space: normal; }
+.tab-list { flex-wrap: wrap; overflow: visible; row-gap: 4px; }
+.introduction-description .markdown table { table-layout: auto; display: block; width: max-content; max-width: 100%; overflow-x: auto; }
+.introduction-description .markdown :is(th, td) { word-break: normal; overflow-wrap: normal; padding-inline: 8px; font-size: var(--scalar-small); }
+.introduction-description .markdown td:not(:first-child) { white-space: nowrap; }
+`;
+
+/**
  * The human-readable API reference at /docs: Scalar, rendered in the browser from the contract's
  * OpenAPI document. The document carries what readers need, so the page shows it without extra
  * work here: the bearer scheme (components.securitySchemes), the error-code table
@@ -57,6 +74,7 @@ export const docsPlugin = async (app: FastifyInstance, options: DocsPluginOption
       // Every endpoint listed in the sidebar without clicking through the tags.
       defaultOpenAllTags: true,
       documentDownloadType: "json",
+      customCss: DOCS_CSS,
     },
   });
 };

@@ -1,8 +1,10 @@
-import { isHistoryRangeProblem, type Period, resolveHistoryRange } from "@gmi/contract";
+import { isHistoryRangeProblem, type Period, PRICE_CHANGE_DAYS, resolveHistoryRange } from "@gmi/contract";
 import { maxCompletePrice, readGameInfo } from "../data/analytics-reads.js";
 import { readGameHistory } from "../data/history-reads.js";
+import { readDatedPrices } from "../data/price-observations.js";
 import { findSnapshot } from "../data/snapshots.js";
-import { todayOf } from "../domain/analytics/windows.js";
+import { addDays, daysBetween, todayOf } from "../domain/analytics/windows.js";
+import { dailyPrices, priceChanges } from "../domain/catalog/price-history.js";
 import { notFound, validationFailed } from "../errors.js";
 import type { ReadDeps } from "./deps.js";
 import { historyMeta } from "./meta.js";
@@ -12,7 +14,8 @@ import { notComputedYet } from "./snapshot.js";
 /**
  * A game's daily points over a date range (`GET /intelligence/:id/history`, beyond the interface).
  * A snapshot without the game's row means no demand that date: the point is zero demand, scored the
- * way the profile scores such a game (docs/decisions.md).
+ * way the profile scores such a game (docs/decisions.md). Prices come from the catalog's
+ * observations, not the snapshots: every day of the range has them, computed or not.
  */
 export const gameHistoryBody = async (
   reads: Pick<ReadDeps, "sql" | "clock" | "scoring">,
@@ -29,7 +32,12 @@ export const gameHistoryBody = async (
   const range = resolveHistoryRange(query, latest.date);
   if (isHistoryRangeProblem(range)) throw validationFailed("query", range.field, range.message);
 
-  const stored = await readGameHistory(sql, gameId, query.period, range.from, range.to);
+  // Prices from the range's first day, or from the start of the longest change if that is earlier.
+  const back = Math.max(daysBetween(range.from, range.to), ...PRICE_CHANGE_DAYS);
+  const [stored, observed] = await Promise.all([
+    readGameHistory(sql, gameId, query.period, range.from, range.to),
+    readDatedPrices(sql, gameId, addDays(range.to, -back), range.to),
+  ]);
   const idle = stored.some((p) => p.liquidityScore === null)
     ? zeroDemandRow(game, await maxCompletePrice(sql), scoring)
     : null;
@@ -42,5 +50,13 @@ export const gameHistoryBody = async (
     watch_count: p.watchCount ?? 0,
     search_count: p.searchCount ?? 0,
   }));
-  return { data: { game: game.identity, points }, meta: historyMeta(query.period, range) };
+  return {
+    data: {
+      game: game.identity,
+      points,
+      prices: dailyPrices(observed, range),
+      price_changes: priceChanges(observed, range.to),
+    },
+    meta: historyMeta(query.period, range),
+  };
 };

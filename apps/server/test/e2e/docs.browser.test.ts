@@ -137,6 +137,69 @@ describe.skipIf(!haveChromium)("the API reference at /docs, in Chromium", () => 
     expect(await visibleText(page)).not.toMatch(/"rank": 0\b/);
   });
 
+  it("shows ids as int32, not a maximum of 2147483647", async () => {
+    await page.getByText("Liquidity profile of one game", { exact: true }).first().click();
+    await expect
+      .poll(async () => (await visibleText(page)).includes("int32"), { timeout: 15_000 })
+      .toBe(true);
+    expect(await visibleText(page)).not.toContain("2147483647");
+  });
+
+  it("writes the plan limits readably: whole words and figures, thousands separators, nothing cut off", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const limits = page.locator(".introduction-description .markdown table", { hasText: "Monthly quota" });
+    await limits.scrollIntoViewIfNeeded();
+    const layout = await limits.evaluate((table) => {
+      // A cell's lines: one per distinct top of its text's boxes.
+      const cells = [...table.querySelectorAll("th, td")];
+      const lines = (cell: (typeof cells)[number]) => {
+        const range = table.ownerDocument.createRange();
+        range.selectNodeContents(cell);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      };
+      return {
+        hidden: table.scrollWidth - table.clientWidth,
+        split: cells
+          .filter((cell) => lines(cell) > (cell.textContent ?? "").trim().split(/\s+/).length)
+          .map((cell) => cell.textContent),
+      };
+    });
+    expect(layout).toEqual({ hidden: 0, split: [] });
+    // biome-ignore lint/performance/useDomNodeTextContent: what a reader sees, as rendered
+    const text = await limits.innerText();
+    for (const figure of ["1,000", "20,000", "2,500,000", "2,000,000", "unmetered"])
+      expect(text).toContain(figure);
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it("lets every response tab of an operation be seen and chosen, 503 included", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const batch = operations.find((op) => op.path === "/api/v1/intelligence/batch");
+    if (!batch) throw new Error("the contract has no intelligence batch");
+    await page.getByText(batch.summary, { exact: true }).first().click();
+    const section = page
+      .locator("section", { has: page.getByRole("heading", { name: batch.summary }) })
+      .last();
+    const tabs = section.locator(".tab-list").first();
+    await tabs.waitFor();
+    const layout = await tabs.evaluate((list) => {
+      const box = list.getBoundingClientRect();
+      return {
+        hidden: list.scrollWidth - list.clientWidth,
+        outside: [...list.querySelectorAll('[role="tab"]')]
+          .filter((tab) => tab.getBoundingClientRect().right > box.right + 1)
+          .map((tab) => tab.textContent),
+        count: list.querySelectorAll('[role="tab"]').length,
+      };
+    });
+    expect(layout).toMatchObject({ hidden: 0, outside: [] });
+    expect(layout.count).toBeGreaterThanOrEqual(10);
+    await tabs.getByRole("tab", { name: /503/ }).click();
+    // biome-ignore lint/performance/useDomNodeTextContent: the chosen tab's panel, as rendered
+    await expect.poll(() => section.innerText(), { timeout: 15_000 }).toContain("service_unavailable");
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
   it("loads nothing from other hosts and breaks no rule of its content policy", async () => {
     expect(foreignRequests).toEqual([]);
     expect(consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);

@@ -30,6 +30,7 @@ const game = (
   prices: prices
     ? { loose: prices[0], complete: prices[1], new: prices[2] }
     : { loose: null, complete: null, new: null },
+  observedAt: null,
 });
 
 export const FIXTURE_GAMES: GameRecord[] = [
@@ -54,5 +55,5 @@ export const enabledByTitle = () =>
 /** Loaded as the importer loads a catalog. */
 export const loadFixtureCatalog = async (sql: Sql) => {
   await upsertConsoles(sql, FIXTURE_CONSOLES);
-  await upsertGames(sql, FIXTURE_GAMES);
+  await upsertGames(sql, FIXTURE_GAMES, new Date().toISOString());
 };

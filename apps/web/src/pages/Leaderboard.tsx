@@ -1,8 +1,13 @@
 import { useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Empty, Loading, SnapshotFooter } from "../components/Pager.js";
+import { Score, ScoreLegend } from "../components/Score.js";
+import { TableWrap } from "../components/TableWrap.js";
+import { csvFileName, downloadCsv } from "../csv.js";
+import { leaderboardCsv } from "../export.js";
 import { formatCount, formatPrice } from "../format.js";
 import { hrefOf } from "../route.js";
+import { loadScoreScale } from "../score-scale.js";
 import { useCall } from "../use-call.js";
 
 export const PERIODS = [
@@ -11,6 +16,9 @@ export const PERIODS = [
   { value: "30d", label: "Last 30 days" },
 ] as const;
 export type PeriodValue = (typeof PERIODS)[number]["value"];
+/** "Last 7 days" for `7d`. */
+export const periodLabel = (period: PeriodValue): string =>
+  PERIODS.find((p) => p.value === period)?.label ?? period;
 const SORTS = [
   { value: "liquidity", label: "Liquidity score" },
   { value: "demand", label: "Demand" },
@@ -42,6 +50,23 @@ export const Leaderboard = () => {
     (client) => client.intelligence.list({ period, sort, page, limit: PAGE_SIZE, console_id: consoleId }),
     [period, sort, page, consoleId],
   );
+  const scale = useCall(
+    (client) => loadScoreScale(client, { period, console_id: consoleId }),
+    [period, consoleId],
+  );
+  const consoleRecord = consoles.data?.data.find((c) => c.id === consoleId);
+  const download = () => {
+    if (rows.status !== "ok") return;
+    const name = csvFileName(
+      "leaderboard",
+      consoleRecord?.slug ?? "",
+      period,
+      sort,
+      page > 1 ? `page-${page}` : "",
+      rows.data.meta.period_date,
+    );
+    downloadCsv(name, leaderboardCsv(rows.data.data));
+  };
   const filter =
     <T,>(set: (value: T) => void) =>
     (value: T) => {
@@ -79,7 +104,16 @@ export const Leaderboard = () => {
             ))}
           </select>
         </label>
+        {rows.status === "ok" && rows.data.data.length > 0 ? (
+          <button type="button" className="secondary" onClick={download}>
+            Download CSV
+          </button>
+        ) : null}
       </form>
+      <ScoreLegend
+        scale={scale.data}
+        scope={`on ${consoleRecord?.name ?? "all consoles"}, ${periodLabel(period).toLowerCase()}`}
+      />
       {rows.status === "loading" ? <Loading what="the leaderboard" /> : null}
       {rows.status === "error" ? <ErrorNotice error={rows.error} retry={rows.retry} /> : null}
       {rows.status === "ok" && rows.data.data.length === 0 ? (
@@ -87,14 +121,14 @@ export const Leaderboard = () => {
       ) : null}
       {rows.status === "ok" && rows.data.data.length > 0 ? (
         <>
-          <div className="table-wrap">
+          <TableWrap label="Leaderboard">
             <table>
               <caption className="sr-only">
                 Leaderboard for {rows.data.meta.period}, data of {rows.data.meta.period_date}
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">#</th>
+                  <th scope="col">Rank</th>
                   <th scope="col">Game</th>
                   <th scope="col">Score</th>
                   <th scope="col" className="wide">
@@ -115,7 +149,7 @@ export const Leaderboard = () => {
                       <small>{row.game.console_name}</small>
                     </td>
                     <td>
-                      <Score value={row.liquidity_score} />
+                      <Score value={row.liquidity_score} scale={scale.data} />
                     </td>
                     <td className="wide">{formatCount(row.demand.redirects)}</td>
                     <td className="wide">
@@ -126,16 +160,10 @@ export const Leaderboard = () => {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <SnapshotFooter meta={rows.data.meta} onPage={setPage} />
         </>
       ) : null}
     </section>
   );
 };
-
-export const Score = ({ value }: { value: number }) => (
-  <span className="score" data-band={value >= 70 ? "high" : value >= 40 ? "mid" : "low"}>
-    {value}
-  </span>
-);

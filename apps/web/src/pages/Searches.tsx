@@ -2,6 +2,7 @@ import type { Page } from "@gmi/sdk";
 import { useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Empty, Loading, SnapshotFooter } from "../components/Pager.js";
+import { TableWrap } from "../components/TableWrap.js";
 import { formatCount, formatShare } from "../format.js";
 import { useCall } from "../use-call.js";
 import { PeriodSelect, type PeriodValue } from "./Leaderboard.js";
@@ -9,12 +10,12 @@ import { PeriodSelect, type PeriodValue } from "./Leaderboard.js";
 const COPY = {
   trending: {
     title: "Trending searches",
-    lead: "What buyers search for more than before: stock it while it rises.",
+    lead: "What buyers search for more than before: stock it while it rises. Fastest rising first.",
     empty: "No search is rising in this period.",
   },
   unmet: {
     title: "Unmet searches",
-    lead: "What buyers search for and do not find: demand nobody is serving yet.",
+    lead: "What buyers search for and do not find: demand nobody is serving yet. Most often unanswered first.",
     empty: "Every frequent search found results in this period.",
   },
 } as const;
@@ -49,11 +50,11 @@ export const Searches = ({ kind }: { kind: "trending" | "unmet" }) => {
       {rows.status === "ok" && rows.data.data.length === 0 ? <Empty>{copy.empty}</Empty> : null}
       {rows.status === "ok" && rows.data.data.length > 0 ? (
         <>
-          <div className="table-wrap">
+          <TableWrap label={copy.title}>
             <table>
               <thead>
                 <tr>
-                  <th scope="col">#</th>
+                  <th scope="col">Volume rank</th>
                   <th scope="col">Search</th>
                   <th scope="col">Searches</th>
                   <th scope="col">{kind === "unmet" ? "Without results" : "Momentum"}</th>
@@ -84,7 +85,7 @@ export const Searches = ({ kind }: { kind: "trending" | "unmet" }) => {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <SnapshotFooter meta={rows.data.meta} onPage={setPage} />
         </>
       ) : null}

@@ -105,7 +105,9 @@ export const intelligenceRoutes = c.router({
     description:
       "The game's liquidity score, demand index, redirects, distinct users, watch and search counts on each " +
       `computed date from \`from\` to \`to\` (at most ${HISTORY_MAX_DAYS} days; default the ${HISTORY_DEFAULT_DAYS} days ` +
-      "ending on the latest computed date). Dates without a snapshot are absent.",
+      "ending on the latest computed date). Dates without a snapshot are absent. Beside them: `prices`, the catalog " +
+      "prices in force on every day of the range (null before the game's first price observation), and " +
+      "`price_changes`, each condition's change over the 7 and 30 days ending on `to`.",
     metadata: meta({ scope: "intelligence.read", notFound: "game" }),
   },
   batch: {

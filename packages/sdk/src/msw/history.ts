@@ -1,4 +1,9 @@
-import { type HistoryPoint, isHistoryRangeProblem, resolveHistoryRange } from "@gmi/contract";
+import {
+  type HistoryPoint,
+  isHistoryRangeProblem,
+  PRICE_CHANGE_DAYS,
+  resolveHistoryRange,
+} from "@gmi/contract";
 import { errorReply, type Reply, type Resolver } from "./reply.js";
 
 const DAY_MS = 86_400_000;
@@ -44,8 +49,23 @@ export const historyResolver: Resolver = (input, world): Reply => {
       search_count: count(profile.demand.redirects / 2),
     });
   }
+  // Prices held flat at the profile's: every day of the range, no change over 7 or 30 days.
+  const pricing = profile.pricing;
+  const prices = Array.from({ length: to - from + 1 }, (_, i) => ({ date: dayAt(from + i), ...pricing }));
+  const flat = (price: string | null) =>
+    price === null ? null : { start: price, end: price, change: "0.00", change_ratio: 0 };
+  const price_changes = PRICE_CHANGE_DAYS.map((days) => ({
+    days,
+    since: dayAt(to - days),
+    loose: flat(pricing.loose),
+    complete: flat(pricing.complete),
+    new: flat(pricing.new),
+  }));
   return {
     status: 200,
-    body: { data: { game: profile.game, points }, meta: { period: query.period, ...range } },
+    body: {
+      data: { game: profile.game, points, prices, price_changes },
+      meta: { period: query.period, ...range },
+    },
   };
 };

@@ -6,7 +6,16 @@
  */
 
 /** PostgreSQL type names, as information_schema spells them (`int4[]` for `_int4`). */
-export type ColumnType = "int4" | "int8" | "float8" | "text" | "int4[]" | "uuid" | "timestamptz" | "date";
+export type ColumnType =
+  | "int4"
+  | "int8"
+  | "float8"
+  | "numeric"
+  | "text"
+  | "int4[]"
+  | "uuid"
+  | "timestamptz"
+  | "date";
 
 export type ColumnDeclaration = {
   readonly name: string;
@@ -28,6 +37,8 @@ type ValueOf = {
   int4: number;
   int8: number;
   float8: number;
+  /** Decimal strings (`"149.99"`), never floats. */
+  numeric: string;
   text: string;
   "int4[]": number[];
   uuid: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { refusal } from "./admit.js";
-import type { SearchRecord, WatchRecord } from "./parse-line.js";
+import type { GameRecord, SearchRecord, WatchRecord } from "./parse-line.js";
 
 const admission = { today: "2026-11-21", isKnownGame: (id: number) => id === 101 };
 const search: SearchRecord = {
@@ -36,6 +36,24 @@ describe("admission of valid lines", () => {
     );
     expect(refusal({ ...watch, removedAt: "2026-12-01T00:00:00.000Z" }, admission)).toMatch(
       /^removed_at: 2026-12-01/,
+    );
+  });
+
+  it("takes prices observed up to the end of today (UTC) or undated, and refuses later ones", () => {
+    const game: GameRecord = {
+      type: "game",
+      id: 7,
+      consoleId: 1,
+      displayGameName: "X",
+      marketplaceGameName: "x",
+      enabled: true,
+      prices: { loose: "1.00", complete: null, new: null },
+      observedAt: "2026-11-21T23:59:59.999Z",
+    };
+    expect(refusal(game, admission)).toBeNull();
+    expect(refusal({ ...game, observedAt: null }, admission)).toBeNull();
+    expect(refusal({ ...game, observedAt: "2026-11-22T00:00:00.000Z" }, admission)).toBe(
+      "observed_at: 2026-11-22 is after today (2026-11-21, UTC); future-dated prices are refused",
     );
   });
 

@@ -64,7 +64,17 @@ describe("catalog lines", () => {
       marketplaceGameName: "chrono-trigger",
       enabled: true,
       prices: { loose: "149.99", complete: "289.00", new: null },
+      observedAt: null,
     });
+  });
+
+  it("reads when the prices were observed, in canonical UTC, and refuses a time without an offset", () => {
+    const game = { type: "game", id: 5, console_id: 1, display_game_name: "X", marketplace_game_name: "x" };
+    expect(record({ ...game, observed_at: "2026-11-20T11:00:00+01:00" })).toMatchObject({
+      observedAt: "2026-11-20T10:00:00.000Z",
+    });
+    expect(record({ ...game, observed_at: null })).toMatchObject({ observedAt: null });
+    expect(reason({ ...game, observed_at: "2026-11-20T10:00:00" })).toContain("observed_at");
   });
 
   it("defaults enabled to true and missing prices to null", () => {

@@ -62,6 +62,7 @@ const GameLineSchema = z.object({
   marketplace_game_name: slug,
   enabled: z.boolean().nullish(),
   prices: z.object({ loose: price.optional(), complete: price.optional(), new: price.optional() }).nullish(),
+  observed_at: instant.nullish(),
 });
 
 const RedirectLineSchema = z.object({
@@ -125,6 +126,8 @@ export type GameRecord = {
   enabled: boolean;
   /** Two-decimal strings ("289.00") or null. */
   prices: { loose: string | null; complete: string | null; new: string | null };
+  /** When the prices were seen (canonical UTC); null: when the file is imported. */
+  observedAt: string | null;
 };
 export type RedirectRecord = {
   type: "redirect";
@@ -210,6 +213,7 @@ const toRecord = (type: keyof typeof SCHEMAS, data: unknown): ImportRecord | str
           complete: priceText(r.prices?.complete),
           new: priceText(r.prices?.new),
         },
+        observedAt: r.observed_at ?? null,
       };
     }
     case "redirect": {
