@@ -1,4 +1,4 @@
-// Writes src/contract-types.ts: every type the client exposes, resolved from the contract's zod
+// Writes src/internal/contract-types.ts: every type the client exposes, resolved from the contract's zod
 // schemas into plain TypeScript, so the published declarations need neither zod nor the contract
 // to type-check (a frontend on zod 4, or on no zod at all, gets the same types).
 // `pnpm --filter @gmi/sdk generate:types` after a contract change: test/contract-types.test.ts
@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const OUT = here("../src/contract-types.ts");
-const PROBE = here("../src/contract-types.probe.ts");
+const OUT = here("../src/internal/contract-types.ts");
+const PROBE = here("../src/internal/contract-types.probe.ts");
 
 /** Contract types re-exported by name (the rows a caller names in its own code). */
 const NAMED = [

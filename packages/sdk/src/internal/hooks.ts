@@ -1,6 +1,6 @@
-import type { GmiError } from "../errors.js";
-import type { RouteName } from "../types.js";
+import type { GmiError } from "./errors.js";
 import type { RateLimit } from "./headers.js";
+import type { RouteName } from "./route-types.js";
 import type { Method } from "./routes.js";
 
 /** What the `onRequest`, `onResponse` and `onRetry` hooks see (the credential redacted). */

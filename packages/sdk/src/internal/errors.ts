@@ -1,5 +1,5 @@
 import type { ErrorCode, TypedErrorBody } from "./contract-types.js";
-import type { RateLimit } from "./internal/headers.js";
+import type { RateLimit } from "./headers.js";
 
 export interface GmiErrorInit {
   message: string;
@@ -122,6 +122,9 @@ const FALLBACK_CODE: Record<number, ErrorCode> = {
   403: "insufficient_scope",
   404: "not_found",
   405: "method_not_allowed",
+  // The closed union has no time-out code: a 408 (a proxy or the server gave up waiting for the
+  // request) is a transient refusal to serve, like a 503, and is retried like one.
+  408: "service_unavailable",
   409: "idempotency_conflict",
   413: "payload_too_large",
   415: "unsupported_media_type",
@@ -134,10 +137,13 @@ const FALLBACK_CODE: Record<number, ErrorCode> = {
 export const fallbackCode = (status: number): ErrorCode =>
   FALLBACK_CODE[status] ?? (status >= 500 ? "server_error" : "validation_failed");
 
-/** Spec, Errors rule 2: 429 after Retry-After, 409 after a short wait, 5xx with backoff; never other 4xx. */
+/**
+ * Spec, Errors rule 2: 429 after Retry-After, 409 after a short wait, 5xx with backoff; never other
+ * 4xx but 408 (Request Timeout: the request was never processed, so sending it again is safe).
+ */
 export const isRetryable = (status: number | undefined, code: ErrorCode | undefined): boolean => {
   if (status === undefined) return code === undefined; // transport failure
-  if (status === 429) return true;
+  if (status === 429 || status === 408) return true;
   if (status === 409) return code === "idempotency_conflict";
   return status >= 500 && status !== 501;
 };

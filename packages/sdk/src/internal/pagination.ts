@@ -1,9 +1,9 @@
+import { type ApiResponse, responseOf } from "./api-call.js";
 import type { Links, Pagination } from "./contract-types.js";
 import { UnexpectedResponseError } from "./errors.js";
-import type { RateLimit } from "./internal/headers.js";
-import { encodeResumeToken, type Position } from "./internal/resume.js";
-import { type Answer, type RequestOptions, rateLimitOf, requestIdOf } from "./internal/transport.js";
-import type { ListParams, ListRouteName, ResponseOf, RowOf } from "./types.js";
+import { encodeResumeToken, type Position } from "./resume.js";
+import type { ListParams, ListRouteName, ResponseOf, RowOf } from "./route-types.js";
+import type { Answer, RequestOptions } from "./transport.js";
 
 export interface ListOptions extends RequestOptions {
   /** A `resumeToken` from an earlier walk over the same list and parameters: start where it stopped. */
@@ -60,7 +60,8 @@ export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
   readonly data: Array<RowOf<N>>;
   readonly meta: ResponseOf<N>["meta"];
   readonly links: Links;
-  private readonly answer: { headers: Headers; at: number };
+  private readonly answer: Answer<unknown>;
+  private answered: ApiResponse | undefined;
   /** @internal The position this page was fetched from. */
   readonly position: Position;
   private readonly walk: Walk<N>;
@@ -76,14 +77,10 @@ export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
     this.answer = answer;
   }
 
-  /** `X-Request-Id` of this page's answer. */
-  get requestId(): string | undefined {
-    return requestIdOf(this.answer);
-  }
-
-  /** The rate-limit window as of this page's answer. */
-  get rateLimit(): RateLimit | undefined {
-    return rateLimitOf(this.answer);
+  /** The HTTP answer this page came in: status, headers, request id, this request's rate-limit state. */
+  get response(): ApiResponse {
+    this.answered ??= responseOf(this.answer);
+    return this.answered;
   }
 
   /** @internal */
@@ -131,7 +128,7 @@ export const following = <N extends ListRouteName>(page: Page<N>, seen: Set<stri
   const next = page.nextPosition();
   if (!next) return null;
   const guard = (message: string) =>
-    new UnexpectedResponseError({ message, status: 200, requestId: page.requestId });
+    new UnexpectedResponseError({ message, status: 200, requestId: page.response.requestId });
   if (page.data.length === 0) throw guard("An empty page claims a next page; stopping to avoid a loop");
   if (next.mode === "cursor" && next.cursor) {
     if (seen.has(next.cursor)) throw guard("The API repeated a cursor; stopping to avoid a loop");

@@ -1,7 +1,8 @@
+import type { WithResponse } from "./api-call.js";
 import type { MaxPageSize } from "./contract-types.js";
-import { decodeResumeToken, encodeResumeToken, type Position } from "./internal/resume.js";
 import { following, type Page, type Walk } from "./pagination.js";
-import type { ListRouteName, RowOf } from "./types.js";
+import { decodeResumeToken, encodeResumeToken, type Position } from "./resume.js";
+import type { ListRouteName, RowOf } from "./route-types.js";
 
 export interface ToArrayOptions {
   /** Required: a list can be long, and loading it all into memory should be a decision. */
@@ -46,6 +47,11 @@ export class ListCall<N extends ListRouteName> implements PromiseLike<Page<N>>, 
 
   catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<N> | B> {
     return this.then(undefined, onRejected);
+  }
+
+  /** The first page with the HTTP answer it came in (also `page.response`). */
+  withResponse(): Promise<WithResponse<Page<N>>> {
+    return this.then((page) => ({ data: page, response: page.response }));
   }
 
   /**

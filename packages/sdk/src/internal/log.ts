@@ -1,0 +1,68 @@
+/** What the client writes its log lines to: `console` by default, or pino, winston, ... */
+export interface Logger {
+  error(message: string, ...details: unknown[]): void;
+  warn(message: string, ...details: unknown[]): void;
+  info(message: string, ...details: unknown[]): void;
+  debug(message: string, ...details: unknown[]): void;
+}
+
+/** `off` writes nothing; each level writes its own lines and those of the levels before it. */
+export type LogLevel = "off" | "error" | "warn" | "info" | "debug";
+
+const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+const isLevel = (value: unknown): value is LogLevel =>
+  typeof value === "string" && Object.hasOwn(RANK, value);
+
+/** `GMI_LOG` where the runtime has an environment (Node, Bun, Deno); never throws (Deno without --allow-env). */
+const readEnvLevel = (): string | undefined => {
+  const g = globalThis as {
+    process?: { env?: Record<string, string | undefined> };
+    Deno?: { env?: { get(name: string): string | undefined } };
+  };
+  try {
+    return g.process?.env?.GMI_LOG ?? g.Deno?.env?.get("GMI_LOG");
+  } catch {
+    return undefined;
+  }
+};
+
+const noop = () => {};
+
+/** The logger with the lines above `level` turned into no-ops, so a call site pays nothing for them. */
+export interface LevelLogger extends Logger {
+  /** Whether debug lines are written: their details are only assembled then. */
+  readonly debugging: boolean;
+}
+
+/**
+ * The client's logger: the `logLevel` option, else `GMI_LOG`, else `warn`. A level that is not one
+ * of the five is reported (as a warning) and ignored.
+ */
+export const levelLogger = (logger: Logger = console, option?: LogLevel | undefined): LevelLogger => {
+  const fromEnv = readEnvLevel();
+  let level: LogLevel = "warn";
+  const problems: string[] = [];
+  for (const [source, value] of [
+    ["the logLevel option", option],
+    ["GMI_LOG", fromEnv],
+  ] as const) {
+    if (value === undefined || value === "") continue;
+    if (isLevel(value)) {
+      level = value;
+      break;
+    }
+    problems.push(`${source} is ${JSON.stringify(value)}, not one of ${Object.keys(RANK).join(", ")}`);
+  }
+  const bound = (name: Exclude<LogLevel, "off">) =>
+    RANK[name] <= RANK[level] ? logger[name].bind(logger) : noop;
+  const result: LevelLogger = {
+    error: bound("error"),
+    warn: bound("warn"),
+    info: bound("info"),
+    debug: bound("debug"),
+    debugging: RANK.debug <= RANK[level],
+  };
+  for (const problem of problems) result.warn(`gmi: ${problem}; ignored`);
+  return result;
+};
