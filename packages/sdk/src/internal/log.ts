@@ -66,3 +66,28 @@ export const levelLogger = (logger: Logger = console, option?: LogLevel | undefi
   for (const problem of problems) result.warn(`gmi: ${problem}; ignored`);
   return result;
 };
+
+/** What the debug line of one attempt says. */
+export interface AttemptLine {
+  method: string;
+  /** Path and query, without the base URL. */
+  path: string;
+  /** Undefined when no answer came (connection failure, time-out). */
+  status: number | undefined;
+  durationMs: number;
+  /** 1 for the first try. */
+  attempt: number;
+  requestId: string | undefined;
+}
+
+/** The debug line of one attempt: readable as text, and the same fields as an object for structured loggers. */
+export const logAttempt = (logger: Logger, line: AttemptLine, failure?: string): void => {
+  const { method, path, status, durationMs, attempt, requestId } = line;
+  const outcome = failure === undefined ? String(status) : "failed";
+  const request = failure === undefined ? `, request ${requestId ?? "unknown"}` : "";
+  const reason = failure === undefined ? "" : `: ${failure}`;
+  logger.debug(
+    `gmi: ${method} ${path} ${outcome} in ${durationMs} ms (attempt ${attempt}${request})${reason}`,
+    line,
+  );
+};

@@ -11,7 +11,7 @@ import {
 import { RateLimitGate } from "./gate.js";
 import { mergeRateLimit, type RateLimit, readRateLimit, readRetryAfter, redact } from "./headers.js";
 import type { RequestInfo, ResponseInfo, RetryInfo } from "./hooks.js";
-import type { LevelLogger } from "./log.js";
+import { type LevelLogger, logAttempt } from "./log.js";
 import { identification } from "./platform.js";
 import type { RouteName } from "./route-types.js";
 import { buildUrl, fillPath, ROUTES } from "./routes.js";
@@ -179,12 +179,15 @@ export class Transport {
         const status = response.status;
         this.rateLimit = mergeRateLimit(this.rateLimit, rateLimitOf({ headers: response.headers, at }));
         if (logger.debugging) {
-          const requestId = requestIdOf(response);
-          const durationMs = at - started;
-          logger.debug(
-            `gmi: ${method} ${path} ${status} in ${durationMs} ms (attempt ${attempt}, request ${requestId ?? "unknown"})`,
-            { method, path, status, durationMs, attempt, requestId },
-          );
+          const line = {
+            method,
+            path,
+            status,
+            durationMs: at - started,
+            attempt,
+            requestId: requestIdOf(response),
+          };
+          logAttempt(logger, line);
         }
         if (info) {
           const observed = {
@@ -226,18 +229,15 @@ export class Transport {
             ? new TimeoutError({ message: `Request timed out after ${timeoutMs} ms`, ...common })
             : new ConnectionError({ message: `Connection failed: ${String(cause)}`, cause, ...common });
         if (logger.debugging) {
-          const durationMs = Date.now() - started;
-          logger.debug(
-            `gmi: ${method} ${path} failed in ${durationMs} ms (attempt ${attempt}): ${error.message}`,
-            {
-              method,
-              path,
-              status: undefined,
-              durationMs,
-              attempt,
-              requestId: undefined,
-            },
-          );
+          const line = {
+            method,
+            path,
+            status: undefined,
+            durationMs: Date.now() - started,
+            attempt,
+            requestId: undefined,
+          };
+          logAttempt(logger, line, error.message);
         }
       }
 
