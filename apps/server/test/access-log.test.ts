@@ -119,7 +119,7 @@ describe("the request log line", () => {
       expect(line(plain)).not.toHaveProperty("client");
       expect(line(plain)).not.toHaveProperty("retry");
       // Whatever does not read as the SDK's headers is left out, never copied into the log.
-      for (const junk of [
+      for (const junk of <Array<Record<string, string>>>[
         { "x-gmi-client": `gmi-sdk/1.0.0 ${"x".repeat(200)}/1` },
         { "x-gmi-client": 'gmi-sdk/1.0.0","admin":true' },
         { "x-gmi-client": "gmi-sdk/1.0.0\nnode/24" },
