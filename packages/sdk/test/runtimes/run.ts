@@ -170,9 +170,9 @@ const main = async () => {
     console.log(`${ok ? "✓" : "✗"} ${runtime.name} (${seconds.toFixed(1)} s)`);
     for (const c of checks) console.log(`    ${c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.detail}`);
   }
-  console.log(
-    `runtimes: ${passed} passed, ${outcomes.length - passed} failed (${((Date.now() - started) / 1000).toFixed(0)} s)`,
-  );
+  console.log(`runtimes: the matrix took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  // The closing line CI reads, alone on its line.
+  console.log(`runtimes: ${passed} passed, ${outcomes.length - passed} failed`);
   process.exitCode = passed === outcomes.length ? 0 : 1;
 };
 
