@@ -21,6 +21,7 @@ import { Intelligence } from "./resources/intelligence.js";
 import { Searches } from "./resources/searches.js";
 import { Signals } from "./resources/signals.js";
 
+/** How a {@link GmiClient} is set up: only `apiKey` and `baseUrl` are required. */
 export interface GmiClientOptions {
   /** The API key, sent as `Authorization: Bearer <key>`; hooks only ever see its last four characters. */
   apiKey: string;
@@ -90,6 +91,7 @@ export class GmiClient {
   readonly signals: Signals;
   private readonly core: Core;
 
+  /** A client for one key; throws a TypeError without `apiKey` or `baseUrl`, a GmiError in a browser without the opt-in. */
   constructor(options: GmiClientOptions) {
     if (!options?.apiKey) throw new TypeError("GmiClient: apiKey is required");
     if (!options.baseUrl) throw new TypeError("GmiClient: baseUrl is required");

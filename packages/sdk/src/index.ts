@@ -1,3 +1,10 @@
+/**
+ * The TypeScript client of the Game Market Intelligence API: `new GmiClient({ apiKey, baseUrl })`,
+ * then one method per endpoint under `client.intelligence`, `searches`, `games`, `consoles`,
+ * `signals` and `client.me()`.
+ *
+ * @module @gmi/sdk
+ */
 export { GmiClient, type GmiClientOptions } from "./client.js";
 export type { ApiCall, ApiResponse, WithResponse } from "./internal/api-call.js";
 export type { BackoffOptions } from "./internal/backoff.js";

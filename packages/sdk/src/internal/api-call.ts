@@ -66,6 +66,7 @@ export const withResponseOf = <T>(answer: Answer<T>): WithResponse<T> => ({
  * is sent at once, like any promise's work; both ways of reading share it.
  */
 export class ApiCall<T, R extends { data: T } = WithResponse<T>> implements Promise<T> {
+  /** `[object ApiCall]`, as a promise is `[object Promise]`. */
   readonly [Symbol.toStringTag] = "ApiCall";
   private readonly result: Promise<R>;
 

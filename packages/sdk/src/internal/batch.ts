@@ -9,6 +9,7 @@ import { type Answer, type RequestOptions, rateLimitOf, requestIdOf, type Transp
 export interface BatchOptions extends RequestOptions {
   /** Applies to every item (one period scope for the whole batch). */
   period?: Period | undefined;
+  /** The window-end date of the whole batch (`YYYY-MM-DD`); default the latest computed. */
   date?: string | undefined;
   /**
    * Base of the chunks' `Idempotency-Key`s (chunk keys are `<base>:<first>-<last>` input indexes).
@@ -25,6 +26,7 @@ export interface BatchOptions extends RequestOptions {
 
 /** A batch's merged result with the answers it was made of: what `batch(...).withResponse()` resolves to. */
 export interface BatchWithResponse<N extends BatchRouteName> {
+  /** What awaiting the call gives. */
   data: BatchResult<N>;
   /** The answer that arrived last: its rate-limit state is the call's latest; undefined without ids. */
   response: ApiResponse | undefined;

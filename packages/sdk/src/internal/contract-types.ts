@@ -142,24 +142,45 @@ export interface RouteTypes {
 /** The largest page any plan serves. */
 export type MaxPageSize = 200;
 
+/** The calling key's organization, plan, key and month's usage (`GET /api/v1/me`). */
 export type AccountRecord = { organization: { status: "active" | "suspended"; id: number; name: string; }; plan: { name: string; slug: string; rate_limit_per_minute: number; rate_limit_per_day: number; monthly_quota: number | null; max_batch_size: number; max_page_size: number; }; api_key: { name: string; last_four: string; scopes: ("intelligence.read" | "demand-intent.read" | "games.read")[]; }; usage: { month: { quota: number | null; used: number; resets_in: number; }; }; };
+/** A found game's liquidity in an intelligence batch (a liquidity row without `rank`). */
 export type BatchLiquidityRow = { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; found: true; };
+/** A batch's item counts: `total`, `succeeded` (2xx) and `failed`. */
 export type BatchMeta = { total: number; succeeded: number; failed: number; };
+/** The listing condition recommended for one game, with the demand behind each condition. */
 export type ConditionRecommendation = { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; conditions: { demand: { redirects: number; watch_count: number; search_count: number; share: number; }; condition: "loose" | "new" | "cib"; price: string | null; score: number; }[]; recommended: "loose" | "new" | "cib" | null; sample_size: number; min_sample_size: number; };
+/** A console of the catalog: a valid `console_id`. */
 export type ConsoleRecord = { id: number; name: string; slug: string; game_count: number; };
+/** Every error code the API sends: a closed list to `switch` on. */
 export type ErrorCode = "unauthorized" | "account_inactive" | "insufficient_scope" | "quota_exceeded" | "not_found" | "idempotency_conflict" | "validation_failed" | "batch_too_large" | "idempotency_key_reuse" | "rate_limit_exceeded" | "not_implemented" | "server_error" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "service_unavailable";
+/** The demand for one game in one condition (`loose`, `cib`, `new`, `any`). */
 export type GameConditionRow = { redirects: number; distinct_users: number; watch_count: number; rank: number; search_count: number; mobile_share: number; condition: "loose" | "new" | "cib" | "any"; condition_share: number; };
+/** One game's daily points, for charts. */
 export type GameHistory = { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; points: { date: string; redirects: number; distinct_users: number; watch_count: number; liquidity_score: number; search_count: number; demand_index: number; }[]; };
+/** Which game a row is about. */
 export type GameIdentity = { id: number; console_id: number; name: string; slug: string; console_name: string; };
+/** A game of the catalog, with its prices. */
 export type GameRecord = { id: number; console_id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; };
+/** The raw demand signals of one game in a signals batch. */
 export type GameSignals = { game_id: number; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; found: true; signals: { redirects: number; distinct_users: number; watch_count: number; search_count: number; }; };
+/** One day of a game's history. */
 export type HistoryPoint = { date: string; redirects: number; distinct_users: number; watch_count: number; liquidity_score: number; search_count: number; demand_index: number; };
+/** One game's liquidity (`GET /api/v1/intelligence/{id}`); `rank` is `null` without demand. */
 export type LiquidityProfile = { rank: number | null; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; };
+/** A row of the liquidity leaderboard. */
 export type LiquidityRow = { rank: number; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; };
+/** URLs of the next and previous pages of a list (`null` at either end). */
 export type Links = { next: string | null; prev: string | null; };
+/** A batch element whose id is not an enabled game: a 200 item with `found: false`. */
 export type NotFoundItem = { game_id: number; found: false; };
+/** Where a page stands: page mode (`page`, `last_page`) or cursor mode (`next_cursor`). */
 export type Pagination = { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; };
+/** The window of a figure: one day, 7 days or 30 days ending on the period date. */
 export type Period = "day" | "7d" | "30d";
+/** The market-wide search volume of one condition. */
 export type SearchConditionRow = { distinct_users: number; rank: number; search_count: number; mobile_share: number; condition: "loose" | "new" | "cib" | "any"; condition_share: number; };
+/** A row of the search-demand leaderboards. */
 export type SearchRow = { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; };
+/** The error body, its `details` typed by `code`. */
 export type TypedErrorBody = { code: "unauthorized"; message: string; details?: undefined; } | { code: "account_inactive"; message: string; details?: { status: string; subject: "organization" | "api_client"; } | undefined; } | { code: "insufficient_scope"; message: string; details?: { required_scope: "intelligence.read" | "demand-intent.read" | "games.read"; } | undefined; } | { code: "quota_exceeded"; message: string; details?: { quota: number; used: number; resets_in: number; } | undefined; } | { code: "not_found"; message: string; details?: { resource: string; id?: string | number | undefined; } | undefined; } | { code: "idempotency_conflict"; message: string; details?: { idempotency_key: string; retry_after: number; } | undefined; } | { code: "validation_failed"; message: string; details?: { issues: { message: string; location: "query" | "path" | "body" | "header"; field: string; }[]; available_dates?: { first: string; last: string; }[] | undefined; } | undefined; } | { code: "batch_too_large"; message: string; details?: { received: number; max_items: number; } | undefined; } | { code: "idempotency_key_reuse"; message: string; details?: { idempotency_key: string; } | undefined; } | { code: "rate_limit_exceeded"; message: string; details?: { window: "day" | "minute"; limit: number; } | undefined; } | { code: "not_implemented"; message: string; details?: undefined; } | { code: "server_error"; message: string; details?: { request_id: string; } | undefined; } | { code: "method_not_allowed"; message: string; details?: { allowed: string[]; } | undefined; } | { code: "payload_too_large"; message: string; details?: { max_bytes: number; } | undefined; } | { code: "unsupported_media_type"; message: string; details?: { expected: string; } | undefined; } | { code: "service_unavailable"; message: string; details?: undefined; };

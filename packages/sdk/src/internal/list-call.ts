@@ -4,9 +4,11 @@ import { following, type Page, type Walk } from "./pagination.js";
 import { decodeResumeToken, encodeResumeToken, type Position } from "./resume.js";
 import type { ListRouteName, RowOf } from "./route-types.js";
 
+/** Bounds of `toArray()`. */
 export interface ToArrayOptions {
   /** Required: a list can be long, and loading it all into memory should be a decision. */
   maxItems: number;
+  /** Stop after this many pages. */
   maxPages?: number | undefined;
 }
 
@@ -45,6 +47,7 @@ export class ListCall<N extends ListRouteName> implements PromiseLike<Page<N>>, 
     return this.first.then(onFulfilled, onRejected);
   }
 
+  /** The first page's failure, as a promise's `catch`. */
   catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<N> | B> {
     return this.then(undefined, onRejected);
   }
@@ -63,6 +66,7 @@ export class ListCall<N extends ListRouteName> implements PromiseLike<Page<N>>, 
     return position && encodeResumeToken(this.walk.route, position);
   }
 
+  /** Every page from the first (or the resume token's), up to `maxPages`. */
   pages(options: { maxPages?: number | undefined } = {}): AsyncIterable<Page<N>> {
     const walk = this.walk;
     const start = this.start();
@@ -73,6 +77,7 @@ export class ListCall<N extends ListRouteName> implements PromiseLike<Page<N>>, 
     };
   }
 
+  /** Every row across pages, for `for await`. */
   [Symbol.asyncIterator](): AsyncIterator<RowOf<N>> {
     return this.rows();
   }

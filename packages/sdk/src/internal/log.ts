@@ -1,8 +1,12 @@
 /** What the client writes its log lines to: `console` by default, or pino, winston, ... */
 export interface Logger {
+  /** Unused by the client today; part of the interface so any console-like logger fits. */
   error(message: string, ...details: unknown[]): void;
+  /** A setting the client ignores (an unknown `GMI_LOG` value). */
   warn(message: string, ...details: unknown[]): void;
+  /** A retry: what failed, and how long the client waits. */
   info(message: string, ...details: unknown[]): void;
+  /** One line per attempt, with its fields as an object after the text. */
   debug(message: string, ...details: unknown[]): void;
 }
 

@@ -57,8 +57,11 @@ const positionOf = (query: Record<string, unknown>): Position => {
 
 /** One page of a list: the response body's `data`, `meta` and `links`, and the way to the next page. */
 export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
+  /** The rows of this page. */
   readonly data: Array<RowOf<N>>;
+  /** The resolved parameters and `pagination` (`per_page` is the size the plan allowed). */
   readonly meta: ResponseOf<N>["meta"];
+  /** URLs of the next and previous pages. */
   readonly links: Links;
   private readonly answer: Answer<unknown>;
   private answered: ApiResponse | undefined;
@@ -93,6 +96,7 @@ export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
     return pagination.page < pagination.last_page ? { mode: "page", page: pagination.page + 1, limit } : null;
   }
 
+  /** Whether a page follows this one. */
   hasNextPage(): boolean {
     return this.nextPosition() !== null;
   }
@@ -103,6 +107,7 @@ export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
     return next ? encodeResumeToken(this.walk.route, next) : null;
   }
 
+  /** The page after this one; `null` on the last. */
   async nextPage(): Promise<Page<N> | null> {
     const next = this.nextPosition();
     return next ? this.walk.request(next) : null;
@@ -118,6 +123,7 @@ export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
     return followPages(this, options.maxPages ?? this.walk.options.maxPages);
   }
 
+  /** Every row of this page and the later ones. */
   async *[Symbol.asyncIterator](): AsyncIterator<RowOf<N>> {
     for await (const page of this.pages()) yield* page.data;
   }

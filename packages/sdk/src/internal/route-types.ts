@@ -26,9 +26,12 @@ export type ListRouteName = {
   [N in RouteName]: ResponseOf<N> extends { links: unknown; meta: { pagination: unknown } } ? N : never;
 }[RouteName];
 
+/** The parameters of a list route (filters, sort, `limit`, `page`, `cursor`, `paginate`). */
 export type ListParams<N extends ListRouteName> = QueryOf<N>;
+/** One row of a list route. */
 export type RowOf<N extends ListRouteName> = ResponseOf<N>["data"][number];
 
+/** The two batch routes. */
 export type BatchRouteName = "intelligence.batch" | "signals.batch";
 
 /** One element of a batch answer: `{status, data}` on success, `{status, error}` on failure. */
@@ -39,7 +42,9 @@ export type BatchQuery = QueryOf<"intelligence.batch">;
 
 /** The merged answer of a chunked batch: one item per input id, in input order, with totals. */
 export interface BatchResult<N extends BatchRouteName> {
+  /** One item per input id, in input order: inspect each `status`. */
   data: Array<BatchItemOf<N>>;
+  /** The period scope the batch was scored in, its counts, and how it was sent. */
   meta: {
     period: Period;
     /** `null` only when no request was needed (no ids). */
@@ -54,7 +59,9 @@ export interface BatchResult<N extends BatchRouteName> {
   idempotencyKey: string;
 }
 
+/** What `client.intelligence.batch` resolves to. */
 export type IntelligenceBatchResult = BatchResult<"intelligence.batch">;
+/** What `client.signals.batch` resolves to. */
 export type SignalsBatchResult = BatchResult<"signals.batch">;
 
 export type {
@@ -76,6 +83,7 @@ export type {
   NotFoundItem,
   Pagination,
   Period,
+  RouteTypes,
   SearchConditionRow,
   SearchRow,
   TypedErrorBody,

@@ -44,12 +44,15 @@ export interface TransportOptions {
 
 /** Options every call accepts. */
 export interface RequestOptions {
+  /** Cancels the call at once, during an attempt or a wait; it rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
   /** Per attempt, body read included. */
   timeoutMs?: number | undefined;
   /** For the whole call, retries and waits included. */
   deadlineMs?: number | undefined;
+  /** Retries after the first attempt (default: the client's). */
   maxRetries?: number | undefined;
+  /** Extra headers of this call (the key cannot be replaced here). */
   headers?: Record<string, string> | undefined;
 }
 

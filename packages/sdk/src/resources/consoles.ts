@@ -12,6 +12,7 @@ export class Consoles {
     this.core = core;
   }
 
+  /** Every console (a list call: await it or iterate it). */
   list(params?: ListParams<"consoles.list">, options?: ListOptions): ListCall<"consoles.list"> {
     return this.core.list("consoles.list", params, options);
   }

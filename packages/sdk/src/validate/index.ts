@@ -1,3 +1,8 @@
+/**
+ * Runtime validation of answers against the contract's zod schemas (loads zod and `@gmi/contract`).
+ *
+ * @module @gmi/sdk/validate
+ */
 import { type ContractRoute, ErrorEnvelopeSchema, listRoutes } from "@gmi/contract";
 import type { ResponseValidator } from "../internal/transport.js";
 
