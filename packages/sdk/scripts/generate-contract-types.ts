@@ -16,7 +16,8 @@ const NAMED: Record<string, string> = {
   AccountRecord: "The calling key's organization, plan, key and month's usage (`GET /api/v1/me`).",
   BatchLiquidityRow: "A found game's liquidity in an intelligence batch (a liquidity row without `rank`).",
   BatchMeta: "A batch's item counts: `total`, `succeeded` (2xx) and `failed`.",
-  ConditionRecommendation: "The listing condition recommended for one game, with the demand behind each condition.",
+  ConditionRecommendation:
+    "The listing condition recommended for one game, with the demand behind each condition.",
   ConsoleRecord: "A console of the catalog: a valid `console_id`.",
   ErrorCode: "Every error code the API sends: a closed list to `switch` on.",
   GameConditionRow: "The demand for one game in one condition (`loose`, `cib`, `new`, `any`).",
@@ -25,7 +26,8 @@ const NAMED: Record<string, string> = {
   GameRecord: "A game of the catalog, with its prices.",
   GameSignals: "The raw demand signals of one game in a signals batch.",
   HistoryPoint: "One day of a game's history.",
-  LiquidityProfile: "One game's liquidity (`GET /api/v1/intelligence/{id}`); `rank` is `null` without demand.",
+  LiquidityProfile:
+    "One game's liquidity (`GET /api/v1/intelligence/{id}`); `rank` is `null` without demand.",
   LiquidityRow: "A row of the liquidity leaderboard.",
   Links: "URLs of the next and previous pages of a list (`null` at either end).",
   NotFoundItem: "A batch element whose id is not an enabled game: a 200 item with `found: false`.",
@@ -55,7 +57,9 @@ export type __All = { [N in Name]: __Route<N> };
 export type __MaxPageSize = (typeof C.PLANS)["enterprise"]["max_page_size"];
 /** Spells out aliases (ErrorBodyOf<C>) that would otherwise be printed by a name the file lacks. */
 type Expand<T> = T extends unknown ? { [K in keyof T]: T[K] } : never;
-${Object.keys(NAMED).map((n) => `export type __${n} = Expand<C.${n}>;`).join("\n")}
+${Object.keys(NAMED)
+  .map((n) => `export type __${n} = Expand<C.${n}>;`)
+  .join("\n")}
 `;
 
 const FLAGS =
