@@ -71,13 +71,12 @@ module.exports = {
       name: "sdk-internal-private",
       comment:
         "packages/sdk/src/internal/ is private: public files import it, never the reverse (openai-node's " +
-        "src/internal/). Only the generated contract types are shared. Today's violations are in " +
-        ".dependency-cruiser-known-violations.json, to go when issue 30's SDK branch lands.",
+        "src/internal/).",
       severity: "error",
       from: { path: "^packages/sdk/src/internal/" },
       to: {
         path: "^packages/sdk/src/",
-        pathNot: ["^packages/sdk/src/internal/", "^packages/sdk/src/contract-types\\.ts$"],
+        pathNot: "^packages/sdk/src/internal/",
       },
     },
   ],

@@ -1,6 +1,13 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
 export const config = defineConfig({
+  // As tsup does for the build (src/internal/platform.ts).
+  define: { __GMI_SDK_VERSION__: JSON.stringify(version) },
   test: {
     testTimeout: 20_000,
     projects: [

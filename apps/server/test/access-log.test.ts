@@ -38,6 +38,7 @@ describe("the request log line", () => {
     write(entry);
     write({ ...entry, route: null, organizationId: null, status: 404 });
     write(entry);
+    write({ ...entry, client: "gmi-sdk/1.0.0 node/24.1.0", retry: 2 });
     const child = theirs.logger.child({ request_id: entry.requestId });
     const served = { method: "GET", route: entry.route, status: 200, duration_ms: 1.25, organization_id: 7 };
     child.info(served, "request");
@@ -46,6 +47,7 @@ describe("the request log line", () => {
       "request",
     );
     child.info(served, "request");
+    child.info({ ...served, client: "gmi-sdk/1.0.0 node/24.1.0", retry: 2 }, "request");
     const withoutTime = (lines: Array<Record<string, unknown>>) =>
       lines.map(({ time: _time, ...rest }) => rest);
     expect(withoutTime(ours.lines)).toEqual(withoutTime(theirs.lines));
@@ -102,6 +104,34 @@ describe("the request log line", () => {
         organization_id: null,
       });
       expect(JSON.stringify(lines)).not.toContain(tenant.key);
+    });
+
+    it("says which SDK and runtime sent the request and which retry it is, parsed and bounded", async () => {
+      const tenant = await createTenant(db().pool);
+      const send = (headers: Record<string, string>) =>
+        app.inject({ url: "/api/v1/games/game/101", headers: { ...bearer(tenant.key), ...headers } });
+      const line = (response: { headers: Record<string, unknown> }) =>
+        lines.find((l) => l.msg === "request" && l.request_id === response.headers["x-request-id"]);
+      const sdk = await send({ "x-gmi-client": "gmi-sdk/1.0.0 deno/2.1.4", "x-gmi-retry-count": "2" });
+      expect(line(sdk)).toMatchObject({ client: "gmi-sdk/1.0.0 deno/2.1.4", retry: 2 });
+      // curl and friends: nothing said, nothing logged.
+      const plain = await send({ "user-agent": "curl/8.5.0" });
+      expect(line(plain)).not.toHaveProperty("client");
+      expect(line(plain)).not.toHaveProperty("retry");
+      // Whatever does not read as the SDK's headers is left out, never copied into the log.
+      for (const junk of <Array<Record<string, string>>>[
+        { "x-gmi-client": `gmi-sdk/1.0.0 ${"x".repeat(200)}/1` },
+        { "x-gmi-client": 'gmi-sdk/1.0.0","admin":true' },
+        { "x-gmi-client": "gmi-sdk/1.0.0\nnode/24" },
+        { "x-gmi-retry-count": "-1" },
+        { "x-gmi-retry-count": "1e9" },
+        { "x-gmi-retry-count": "101" },
+      ]) {
+        const response = await send(junk);
+        expect(response.statusCode).toBe(200);
+        expect(line(response)).not.toHaveProperty("client");
+        expect(line(response)).not.toHaveProperty("retry");
+      }
     });
   });
 });

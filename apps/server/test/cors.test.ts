@@ -39,7 +39,14 @@ describe("CORS with CORS_ORIGINS set", () => {
         vary: expect.stringContaining("Origin"),
       });
       const allowed = String(response.headers["access-control-allow-headers"]).toLowerCase();
-      for (const header of ["authorization", "idempotency-key", "content-type"])
+      // The SDK's identification headers too, or a browser could not send them.
+      for (const header of [
+        "authorization",
+        "idempotency-key",
+        "content-type",
+        "x-gmi-client",
+        "x-gmi-retry-count",
+      ])
         expect(allowed).toContain(header);
       expect(response.headers["access-control-allow-credentials"]).toBeUndefined();
     }

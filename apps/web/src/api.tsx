@@ -38,6 +38,8 @@ export const createClient = (credentials: Credentials, rateLimit: RateLimitStore
     maxRetries: 0,
     maxRetryAfterMs: 0,
     timeoutMs: 15_000,
+    // The key is the one this page's user pasted: theirs to expose to their own browser.
+    dangerouslyAllowBrowser: true,
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
     onResponse: (info) => rateLimit.set(info.rateLimit),
   });

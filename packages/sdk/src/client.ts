@@ -1,6 +1,11 @@
+import type { ApiCall } from "./internal/api-call.js";
 import type { BackoffOptions } from "./internal/backoff.js";
 import { Core } from "./internal/core.js";
+import { GmiError } from "./internal/errors.js";
 import type { RateLimit } from "./internal/headers.js";
+import { type Logger, type LogLevel, levelLogger } from "./internal/log.js";
+import { isBrowserLike } from "./internal/platform.js";
+import type { ResponseOf } from "./internal/route-types.js";
 import {
   type FetchLike,
   type RequestInfo,
@@ -15,8 +20,8 @@ import { Games } from "./resources/games.js";
 import { Intelligence } from "./resources/intelligence.js";
 import { Searches } from "./resources/searches.js";
 import { Signals } from "./resources/signals.js";
-import type { ResponseOf } from "./types.js";
 
+/** How a {@link GmiClient} is set up: only `apiKey` and `baseUrl` are required. */
 export interface GmiClientOptions {
   /** The API key, sent as `Authorization: Bearer <key>`; hooks only ever see its last four characters. */
   apiKey: string;
@@ -45,25 +50,55 @@ export interface GmiClientOptions {
   batchConcurrency?: number | undefined;
   /** Runtime response validation, e.g. `validateResponses()` from `@gmi/sdk/validate`. */
   validate?: ResponseValidator | undefined;
+  /**
+   * Which lines the client writes (default `warn`, or the `GMI_LOG` environment variable): `debug`
+   * adds one line per attempt (method, path, status, duration, attempt, request id), `info` one per
+   * retry. The key is never written.
+   */
+  logLevel?: LogLevel | undefined;
+  /** Where log lines go (default `console`); anything with `error`, `warn`, `info` and `debug`. */
+  logger?: Logger | undefined;
+  /**
+   * The client refuses to start in a browser page or browser worker: an API key there is readable by
+   * anyone who opens the page. Set this only when the key is the user's own (they pasted it) or is
+   * otherwise safe to expose.
+   */
+  dangerouslyAllowBrowser?: boolean | undefined;
+  /** Called before each attempt (the key redacted). */
   onRequest?: ((info: RequestInfo) => void) | undefined;
+  /** Called on each HTTP answer, success or error. */
   onResponse?: ((info: ResponseInfo) => void) | undefined;
+  /** Called before each retry, with the delay and the failure. */
   onRetry?: ((info: RetryInfo) => void) | undefined;
 }
 
+const BROWSER_REFUSAL =
+  "GmiClient: this looks like a browser, where an API key is readable by anyone who opens the page. " +
+  "Call the API from your server instead; if the key is the user's own (they pasted it), pass " +
+  "`dangerouslyAllowBrowser: true`.";
+
 /** The Game Market Intelligence API client. */
 export class GmiClient {
+  /** Liquidity leaderboard, profiles, conditions, history, batch scoring. */
   readonly intelligence: Intelligence;
+  /** Search demand: leaderboards, trending, unmet, condition mix. */
   readonly searches: Searches;
+  /** The game catalog. */
   readonly games: Games;
+  /** The valid `console_id` values. */
   readonly consoles: Consoles;
+  /** Raw demand signals, by batch. */
   readonly signals: Signals;
   private readonly core: Core;
 
+  /** A client for one key; throws a TypeError without `apiKey` or `baseUrl`, a GmiError in a browser without the opt-in. */
   constructor(options: GmiClientOptions) {
     if (!options?.apiKey) throw new TypeError("GmiClient: apiKey is required");
     if (!options.baseUrl) throw new TypeError("GmiClient: baseUrl is required");
+    if (!options.dangerouslyAllowBrowser && isBrowserLike()) throw new GmiError({ message: BROWSER_REFUSAL });
     const transport = new Transport({
       ...options,
+      logger: levelLogger(options.logger, options.logLevel),
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
       maxRetries: options.maxRetries ?? 2,
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -78,11 +113,16 @@ export class GmiClient {
   }
 
   /** The calling key's organization, plan, scopes and usage (also refreshes the cached batch size). */
-  me(options?: RequestOptions): Promise<ResponseOf<"account.me">> {
+  me(options?: RequestOptions): ApiCall<ResponseOf<"account.me">> {
     return this.core.me(options);
   }
 
-  /** The rate-limit window as of the latest answer (`undefined` before the first). */
+  /**
+   * The rate-limit window as this client last saw it (`undefined` before the first answer). Answers
+   * of concurrent calls arrive in any order, so within one window it keeps the lowest `remaining`
+   * seen and only a later window replaces it: a late answer never raises it. One call's own state is
+   * `withResponse()`'s `response.rateLimit` (or `page.response.rateLimit`).
+   */
   get rateLimit(): RateLimit | undefined {
     return this.core.transport.rateLimit;
   }

@@ -1,4 +1,14 @@
+/**
+ * The TypeScript client of the Game Market Intelligence API: `new GmiClient({ apiKey, baseUrl })`,
+ * then one method per endpoint under `client.intelligence`, `searches`, `games`, `consoles`,
+ * `signals` and `client.me()`.
+ *
+ * @module @gmi/sdk
+ */
 export { GmiClient, type GmiClientOptions } from "./client.js";
+export type { ApiCall, ApiResponse, WithResponse } from "./internal/api-call.js";
+export type { BackoffOptions } from "./internal/backoff.js";
+export type { BatchCall, BatchOptions, BatchWithResponse } from "./internal/batch.js";
 export {
   ApiError,
   AuthenticationError,
@@ -14,10 +24,12 @@ export {
   TimeoutError,
   UnexpectedResponseError,
   ValidationError,
-} from "./errors.js";
-export type { BackoffOptions } from "./internal/backoff.js";
-export type { BatchOptions } from "./internal/batch.js";
+} from "./internal/errors.js";
 export type { RateLimit } from "./internal/headers.js";
+export { ListCall, type ToArrayOptions } from "./internal/list-call.js";
+export type { Logger, LogLevel } from "./internal/log.js";
+export { type ListOptions, Page } from "./internal/pagination.js";
+export { SDK_VERSION } from "./internal/platform.js";
 export type {
   FetchLike,
   RequestInfo,
@@ -26,8 +38,6 @@ export type {
   ResponseValidator,
   RetryInfo,
 } from "./internal/transport.js";
-export { ListCall, type ToArrayOptions } from "./list-call.js";
-export { type ListOptions, Page } from "./pagination.js";
 export type { Consoles } from "./resources/consoles.js";
 export type { Games } from "./resources/games.js";
 export type { Intelligence } from "./resources/intelligence.js";

@@ -3,11 +3,11 @@ import type * as C from "@gmi/contract";
 import { listRoutes } from "@gmi/contract";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import type * as G from "../src/contract-types.js";
+import type * as G from "../src/internal/contract-types.js";
 import type { RouteName } from "../src/types.js";
 
 /**
- * src/contract-types.ts is the contract resolved to plain TypeScript (no zod in the published
+ * src/internal/contract-types.ts is the contract resolved to plain TypeScript (no zod in the published
  * declarations). These checks keep it honest: each type equals the contract's own zod inference
  * (checked by `tsc --noEmit`, so a contract change without `generate:types` fails the typecheck).
  * The file is not compared as text: the checker prints properties in an order that can vary.
@@ -42,7 +42,7 @@ describe("the generated contract types", () => {
   });
 
   it("list every route of the contract (the equalities above are checked by tsc)", () => {
-    const generated = readFileSync(new URL("../src/contract-types.ts", import.meta.url), "utf8");
+    const generated = readFileSync(new URL("../src/internal/contract-types.ts", import.meta.url), "utf8");
     const names = [...generated.matchAll(/^ {2}"([a-zA-Z.]+)": \{$/gm)].map((m) => m[1]);
     expect(names.sort()).toEqual(
       listRoutes()

@@ -141,7 +141,7 @@ describe("rate-limit state", () => {
     expect(client.rateLimit).toBeUndefined();
     const page = await client.consoles.list();
     expect(client.rateLimit).toMatchObject({ limit: 600, remaining: 599 });
-    expect(page.rateLimit).toEqual(client.rateLimit);
+    expect(page.response.rateLimit).toEqual(client.rateLimit);
     await client.intelligence.batch([101, 102, 103], { chunkSize: 3 });
     expect(client.rateLimit?.remaining).toBe(596); // a batch is metered per item
   });

@@ -14,7 +14,7 @@ describe("await: the first page, as asked", () => {
     expect(page.data).toHaveLength(25);
     expect(page.links.next).toBe(`${BASE_URL}/api/v1/games/titles?page=2`);
     expect(page.hasNextPage()).toBe(true);
-    expect(page.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(page.response.requestId).toMatch(/^[0-9a-f-]{36}$/);
     const second = await page.nextPage();
     expect(second?.meta.pagination).toMatchObject({ page: 2 });
   });

@@ -104,6 +104,16 @@ describe("what is retried", () => {
     expect(fetch).toHaveBeenCalledTimes(3);
   });
 
+  it("408 (the request was never processed), with backoff, counting the retry in its header", async () => {
+    const { fetch, calls } = scripted(error(408), Response.json(page));
+    const call = client(fetch)
+      .consoles.list()
+      .then((p) => p);
+    await vi.runAllTimersAsync();
+    expect((await call).data).toEqual([]);
+    expect(calls.map((c) => c.headers["x-gmi-retry-count"])).toEqual([undefined, "1"]);
+  });
+
   it("network errors, then a ConnectionError", async () => {
     const { fetch } = scripted(
       new TypeError("fetch failed"),

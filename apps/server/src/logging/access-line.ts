@@ -9,6 +9,10 @@ export type AccessLogEntry = {
   status: number;
   durationMs: number;
   organizationId: number | null;
+  /** The SDK's `X-GMI-Client`, parsed (logging/sdk-client.ts); left out when absent. */
+  client?: string | undefined;
+  /** The SDK's `X-GMI-Retry-Count`; left out when absent. */
+  retry?: number | undefined;
 };
 
 type Destination = { write(line: string): void };
@@ -32,10 +36,11 @@ const repeatedJson = (max = 1_000): ((value: string) => string) => {
 
 /**
  * Writes the line of a request to `logger`'s destination, exactly as
- * `logger.child({ request_id }).info({ method, route, status, duration_ms, organization_id }, "request")`
+ * `logger.child({ request_id }).info({ method, route, status, duration_ms, organization_id, client, retry }, "request")`
  * would (test/access-log.test.ts holds the two side by side), but serialized by hand: pino's generic
  * serializer, with the child logger's bindings, was 4-5 us of every request in the bench:http
- * profile, and this line is written for every request. Nothing when the level is above info.
+ * profile, and this line is written for every request. `client` and `retry` are left out when
+ * undefined, as pino leaves out undefined values. Nothing when the level is above info.
  */
 export const accessLogWriter = (logger: pino.Logger): ((entry: AccessLogEntry) => void) => {
   const destination = (logger as unknown as Record<symbol, Destination | undefined>)[pino.symbols.streamSym];
@@ -48,7 +53,7 @@ export const accessLogWriter = (logger: pino.Logger): ((entry: AccessLogEntry) =
   return (entry) => {
     if (!logger.isLevelEnabled("info")) return;
     destination.write(
-      `${head}${Date.now()}${afterTime}${JSON.stringify(entry.requestId)},"method":${json(entry.method)},"route":${entry.route === null ? "null" : json(entry.route)},"status":${entry.status},"duration_ms":${entry.durationMs},"organization_id":${entry.organizationId},"msg":"request"}\n`,
+      `${head}${Date.now()}${afterTime}${JSON.stringify(entry.requestId)},"method":${json(entry.method)},"route":${entry.route === null ? "null" : json(entry.route)},"status":${entry.status},"duration_ms":${entry.durationMs},"organization_id":${entry.organizationId}${entry.client === undefined ? "" : `,"client":${json(entry.client)}`}${entry.retry === undefined ? "" : `,"retry":${entry.retry}`},"msg":"request"}\n`,
     );
   };
 };

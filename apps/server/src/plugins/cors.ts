@@ -4,7 +4,9 @@ import { globalPlugin } from "./plugin.js";
 /** What a browser client must be able to read: the limits, the retry hint and the request id. */
 export const CORS_EXPOSED_HEADERS =
   "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Idempotency-Replayed";
-export const CORS_ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key";
+/** What a browser client may send: the key, JSON bodies, idempotency and the SDK's identification. */
+export const CORS_ALLOWED_HEADERS =
+  "Authorization, Content-Type, Idempotency-Key, X-GMI-Client, X-GMI-Retry-Count";
 export const CORS_ALLOWED_METHODS = "GET, POST, OPTIONS";
 /** How long a browser may reuse a preflight answer (seconds). */
 const PREFLIGHT_MAX_AGE = "600";

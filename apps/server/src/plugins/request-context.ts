@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type pino from "pino";
 import { accessLogWriter } from "../logging/access-line.js";
+import { clientIdentity } from "../logging/sdk-client.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook } from "./route-hooks.js";
 
@@ -16,7 +17,8 @@ declare module "fastify" {
  * passes, 404s included; errors keep headers already set; app.ts covers pre-routing failures), and
  * every request ends in one structured log line (logging/access-line.ts). The request id is in every
  * line of the request because Fastify's per-request child logger carries it (genReqId in app.ts).
- * The Authorization header is never logged (we log no headers at all).
+ * The Authorization header is never logged: of the headers, only the SDK's identification is, parsed
+ * and bounded (logging/sdk-client.ts).
  */
 export const requestContextPlugin = globalPlugin<{ logger: pino.Logger }>(
   "request-context",
@@ -43,6 +45,7 @@ export const requestContextPlugin = globalPlugin<{ logger: pino.Logger }>(
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
         organizationId: request.auth?.organization.id ?? null,
+        ...clientIdentity(request.headers),
       });
       done();
     });

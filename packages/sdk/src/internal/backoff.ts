@@ -1,3 +1,4 @@
+/** The backoff of retried 5xx answers and network failures (exponential, full jitter, capped). */
 export interface BackoffOptions {
   /** First retry's ceiling in ms (default 500). */
   baseDelayMs?: number;

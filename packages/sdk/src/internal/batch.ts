@@ -1,13 +1,15 @@
-import { isRetryable, UnexpectedResponseError } from "../errors.js";
-import type { BatchItemOf, BatchResult, BatchRouteName, Period } from "../types.js";
+import { type ApiCall, type ApiResponse, responseOf } from "./api-call.js";
 import { backoffDelay } from "./backoff.js";
+import { isRetryable, UnexpectedResponseError } from "./errors.js";
 import { newIdempotencyKey } from "./keys.js";
+import type { BatchItemOf, BatchResult, BatchRouteName, Period } from "./route-types.js";
 import { sleep } from "./sleep.js";
 import { type Answer, type RequestOptions, rateLimitOf, requestIdOf, type Transport } from "./transport.js";
 
 export interface BatchOptions extends RequestOptions {
   /** Applies to every item (one period scope for the whole batch). */
   period?: Period | undefined;
+  /** The window-end date of the whole batch (`YYYY-MM-DD`); default the latest computed. */
   date?: string | undefined;
   /**
    * Base of the chunks' `Idempotency-Key`s (chunk keys are `<base>:<first>-<last>` input indexes).
@@ -21,6 +23,19 @@ export interface BatchOptions extends RequestOptions {
   /** Rounds of re-sending only the items that failed with 429 or 5xx (default: `maxRetries`). */
   itemRetries?: number | undefined;
 }
+
+/** A batch's merged result with the answers it was made of: what `batch(...).withResponse()` resolves to. */
+export interface BatchWithResponse<N extends BatchRouteName> {
+  /** What awaiting the call gives. */
+  data: BatchResult<N>;
+  /** The answer that arrived last: its rate-limit state is the call's latest; undefined without ids. */
+  response: ApiResponse | undefined;
+  /** Every answer, in the order they arrived (chunks, item retries); each names its `idempotencyKey`. */
+  responses: ApiResponse[];
+}
+
+/** What a batch method returns: awaited, the merged result; `withResponse()` adds its answers. */
+export type BatchCall<N extends BatchRouteName> = ApiCall<BatchResult<N>, BatchWithResponse<N>>;
 
 export interface BatchHost {
   transport: Transport;
@@ -57,7 +72,7 @@ export async function runBatch<N extends BatchRouteName>(
   ids: readonly number[],
   element: (id: number) => object,
   options: BatchOptions = {},
-): Promise<BatchResult<N>> {
+): Promise<BatchWithResponse<N>> {
   const { period, date, idempotencyKey, chunkSize, concurrency, itemRetries, ...request } = options;
   const base = idempotencyKey ?? newIdempotencyKey();
   if (base.length > 200)
@@ -67,6 +82,7 @@ export async function runBatch<N extends BatchRouteName>(
   const items: Array<WireItem | undefined> = new Array(ids.length);
   let scope: { period: Period; period_date: string } | undefined;
   let requests = 0;
+  const responses: ApiResponse[] = [];
 
   const size = ids.length === 0 ? 1 : (chunkSize ?? (await host.maxBatchSize(request)));
   if (!Number.isInteger(size) || size < 1) throw new TypeError("chunkSize must be a positive integer");
@@ -80,6 +96,7 @@ export async function runBatch<N extends BatchRouteName>(
       request,
       deadlineAt,
     );
+    responses.push(responseOf(answer));
     const data = answer.body.data;
     if (data.length !== indices.length) {
       throw new UnexpectedResponseError({
@@ -139,7 +156,7 @@ export async function runBatch<N extends BatchRouteName>(
 
   const data = items as WireItem[];
   const succeeded = data.filter((item) => item.status >= 200 && item.status < 300).length;
-  return {
+  const result: BatchResult<N> = {
     data: data as Array<Item<N>>,
     meta: {
       period: scope?.period ?? period ?? "7d",
@@ -150,4 +167,5 @@ export async function runBatch<N extends BatchRouteName>(
     },
     idempotencyKey: base,
   };
+  return { data: result, response: responses.at(-1), responses };
 }

@@ -1,14 +1,8 @@
-import { ListCall } from "../list-call.js";
-import { type ListOptions, Walk } from "../pagination.js";
-import type {
-  BatchResult,
-  BatchRouteName,
-  ListParams,
-  ListRouteName,
-  ResponseOf,
-  RouteName,
-} from "../types.js";
-import { type BatchHost, type BatchOptions, runBatch } from "./batch.js";
+import { ApiCall, withResponseOf } from "./api-call.js";
+import { type BatchCall, type BatchHost, type BatchOptions, runBatch } from "./batch.js";
+import { ListCall } from "./list-call.js";
+import { type ListOptions, Walk } from "./pagination.js";
+import type { BatchRouteName, ListParams, ListRouteName, ResponseOf, RouteName } from "./route-types.js";
 import type { RequestOptions, Transport } from "./transport.js";
 
 type PathParams = Record<string, string | number>;
@@ -23,13 +17,15 @@ export class Core implements BatchHost {
     private readonly fixedBatchSize: number | undefined,
   ) {}
 
-  async get<N extends RouteName>(
+  get<N extends RouteName>(
     route: N,
     params: PathParams | undefined,
     query: object | undefined,
     options: RequestOptions | undefined,
-  ): Promise<ResponseOf<N>> {
-    return (await this.transport.send<ResponseOf<N>>({ route, params, query }, options)).body;
+  ): ApiCall<ResponseOf<N>> {
+    return new ApiCall(
+      this.transport.send<ResponseOf<N>>({ route, params, query }, options).then(withResponseOf),
+    );
   }
 
   list<N extends ListRouteName>(
@@ -49,14 +45,19 @@ export class Core implements BatchHost {
     ids: readonly number[],
     element: (id: number) => object,
     options: BatchOptions | undefined,
-  ): Promise<BatchResult<N>> {
-    return runBatch(this, route, ids, element, options);
+  ): BatchCall<N> {
+    return new ApiCall(runBatch(this, route, ids, element, options));
   }
 
-  async me(options?: RequestOptions): Promise<ResponseOf<"account.me">> {
-    const body = await this.get("account.me", undefined, undefined, options);
-    this.plan = Promise.resolve(body.data.plan.max_batch_size);
-    return body;
+  me(options?: RequestOptions): ApiCall<ResponseOf<"account.me">> {
+    const call = this.get("account.me", undefined, undefined, options);
+    call.then(
+      (body) => {
+        this.plan = Promise.resolve(body.data.plan.max_batch_size);
+      },
+      () => {}, // the caller sees the failure through the call itself
+    );
+    return call;
   }
 
   /** The plan's `max_batch_size`: from the options, else `/api/v1/me` read once and cached. */

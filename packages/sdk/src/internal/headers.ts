@@ -24,6 +24,24 @@ export const readRateLimit = (headers: Headers, now: number): RateLimit | undefi
   return { limit, remaining, reset, resetAt: now + reset * 1000 };
 };
 
+/** Two answers of one window report resets at most this far apart (whole seconds, network delays); windows are a minute. */
+const SAME_WINDOW_MS = 30_000;
+
+/**
+ * The window state to believe after seeing `seen`: a later window replaces an earlier one; within
+ * one window the lower `remaining` wins, so an answer that arrives late (concurrent calls finish in
+ * any order) never raises it again.
+ */
+export const mergeRateLimit = (
+  known: RateLimit | undefined,
+  seen: RateLimit | undefined,
+): RateLimit | undefined => {
+  if (!known || !seen) return seen ?? known;
+  if (seen.resetAt > known.resetAt + SAME_WINDOW_MS) return seen;
+  if (seen.resetAt < known.resetAt - SAME_WINDOW_MS) return known;
+  return seen.remaining < known.remaining ? seen : known;
+};
+
 /** `Retry-After` in seconds: an integer (what the API sends) or an HTTP date (what proxies may send). */
 export const readRetryAfter = (headers: Headers, now: number): number | undefined => {
   const value = headers.get("retry-after");

@@ -1,4 +1,4 @@
-import type { ListRouteName } from "../types.js";
+import type { ListRouteName } from "./route-types.js";
 
 /** Where a walk stands: the cursor or page to fetch next, with the page size the walk started with. */
 export type Position =

@@ -1,4 +1,4 @@
-import type { RouteAt, RouteName } from "../types.js";
+import type { RouteAt, RouteName } from "./route-types.js";
 
 /**
  * Method and path of every route. A tiny table instead of the contract object, so the client never

@@ -1,3 +1,5 @@
+import { AttemptTimeout, attempt as tryOnce } from "./attempt.js";
+import { type BackoffOptions, backoffDelay } from "./backoff.js";
 import {
   apiError,
   ConnectionError,
@@ -5,13 +7,13 @@ import {
   RateLimitError,
   TimeoutError,
   UnexpectedResponseError,
-} from "../errors.js";
-import type { RouteName } from "../types.js";
-import { AttemptTimeout, attempt as tryOnce } from "./attempt.js";
-import { type BackoffOptions, backoffDelay } from "./backoff.js";
+} from "./errors.js";
 import { RateLimitGate } from "./gate.js";
-import { type RateLimit, readRateLimit, readRetryAfter, redact } from "./headers.js";
+import { mergeRateLimit, type RateLimit, readRateLimit, readRetryAfter, redact } from "./headers.js";
 import type { RequestInfo, ResponseInfo, RetryInfo } from "./hooks.js";
+import { type LevelLogger, logAttempt } from "./log.js";
+import { identification } from "./platform.js";
+import type { RouteName } from "./route-types.js";
 import { buildUrl, fillPath, ROUTES } from "./routes.js";
 import { sleep, throwIfAborted } from "./sleep.js";
 
@@ -37,16 +39,20 @@ export interface TransportOptions {
   onRequest?: ((info: RequestInfo) => void) | undefined;
   onResponse?: ((info: ResponseInfo) => void) | undefined;
   onRetry?: ((info: RetryInfo) => void) | undefined;
+  logger: LevelLogger;
 }
 
 /** Options every call accepts. */
 export interface RequestOptions {
+  /** Cancels the call at once, during an attempt or a wait; it rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
   /** Per attempt, body read included. */
   timeoutMs?: number | undefined;
   /** For the whole call, retries and waits included. */
   deadlineMs?: number | undefined;
+  /** Retries after the first attempt (default: the client's). */
   maxRetries?: number | undefined;
+  /** Extra headers of this call (the key cannot be replaced here). */
   headers?: Record<string, string> | undefined;
 }
 
@@ -65,9 +71,13 @@ export interface Answer<T> {
   /** When the answer arrived (epoch ms), for `rateLimitOf`. */
   at: number;
   attempts: number;
+  idempotencyKey: string | undefined;
 }
 
-/** Headers are read on demand: a page walk that never looks at them does not pay for parsing them. */
+/**
+ * A call's own request id and window are read on demand (`response.requestId`, `.rateLimit`); only
+ * the client-wide window is merged from every answer (about 1 us each, next to a request's 100s).
+ */
 export const requestIdOf = (answer: { headers: Headers }): string | undefined =>
   answer.headers.get("x-request-id") ?? undefined;
 export const rateLimitOf = (answer: { headers: Headers; at: number }): RateLimit | undefined =>
@@ -94,10 +104,13 @@ const safely = <T>(hook: ((info: T) => void) | undefined, info: T) => {
   }
 };
 
+/** The retry count a retried attempt carries, so the server's log tells retries from new calls. */
+const RETRY_COUNT = "x-gmi-retry-count";
+
 export class Transport {
   readonly gate = new RateLimitGate();
-  private latest: { headers: Headers; at: number } | undefined;
-  private parsed: RateLimit | undefined;
+  /** The window state across this client's answers (`mergeRateLimit`). */
+  rateLimit: RateLimit | undefined;
 
   /** Shared by every request without headers of its own; never mutated. */
   private readonly baseHeaders: Readonly<Record<string, string>>;
@@ -105,18 +118,10 @@ export class Transport {
   constructor(readonly options: TransportOptions) {
     this.baseHeaders = {
       accept: "application/json",
+      ...identification(),
       ...options.headers,
       authorization: `Bearer ${options.apiKey}`,
     };
-  }
-
-  /** The rate-limit window as of the latest answer that carried one. */
-  get rateLimit(): RateLimit | undefined {
-    if (this.latest) {
-      this.parsed = rateLimitOf(this.latest) ?? this.parsed;
-      this.latest = undefined;
-    }
-    return this.parsed;
   }
 
   /** Absolute deadline of a call started now. */
@@ -148,7 +153,8 @@ export class Transport {
     }
     const maxRetries = options.maxRetries ?? this.options.maxRetries;
     const { signal } = options;
-    const { onRequest, onResponse, onRetry } = this.options;
+    const { onRequest, onResponse, onRetry, logger } = this.options;
+    const path = url.slice(this.options.baseUrl.length);
     // Hooks are optional: the redacted copy is only made for them.
     const info =
       onRequest || onResponse || onRetry
@@ -164,19 +170,31 @@ export class Transport {
       const timeoutMs = Math.min(options.timeoutMs ?? this.options.timeoutMs, left);
       if (info) safely(onRequest, { ...info, attempt });
       const started = Date.now();
+      const sent = attempt === 1 ? headers : { ...headers, [RETRY_COUNT]: String(attempt - 1) };
       let error: GmiError;
       try {
         const fetchImpl = this.options.fetch ?? globalThis.fetch;
         const { response, text } = await tryOnce(
           fetchImpl,
           url,
-          { method, headers, body },
+          { method, headers: sent, body },
           timeoutMs,
           signal,
         );
         const at = Date.now();
         const status = response.status;
-        this.latest = { headers: response.headers, at };
+        this.rateLimit = mergeRateLimit(this.rateLimit, rateLimitOf({ headers: response.headers, at }));
+        if (logger.debugging) {
+          const line = {
+            method,
+            path,
+            status,
+            durationMs: at - started,
+            attempt,
+            requestId: requestIdOf(response),
+          };
+          logAttempt(logger, line);
+        }
         if (info) {
           const observed = {
             requestId: requestIdOf(response),
@@ -192,6 +210,7 @@ export class Transport {
             headers: response.headers,
             at,
             attempts: attempt,
+            idempotencyKey,
           };
           if (this.options.validate)
             answer.body = this.validate<T>(spec.route, payload, answer, idempotencyKey);
@@ -215,11 +234,26 @@ export class Transport {
           cause instanceof AttemptTimeout
             ? new TimeoutError({ message: `Request timed out after ${timeoutMs} ms`, ...common })
             : new ConnectionError({ message: `Connection failed: ${String(cause)}`, cause, ...common });
+        if (logger.debugging) {
+          const line = {
+            method,
+            path,
+            status: undefined,
+            durationMs: Date.now() - started,
+            attempt,
+            requestId: undefined,
+          };
+          logAttempt(logger, line, error.message);
+        }
       }
 
       const delay = this.retryDelay(error, attempt);
       if (error instanceof RateLimitError) this.gate.close(Date.now() + (delay ?? 0), error);
       if (delay === undefined || attempt > maxRetries || delay > this.allowedWait(deadlineAt)) throw error;
+      const after = error.status === undefined ? error.name : `${error.status} ${error.code}`;
+      logger.info(
+        `gmi: retrying ${method} ${path} in ${delay} ms (attempt ${attempt + 1} of ${maxRetries + 1}) after ${after}`,
+      );
       if (info) safely(onRetry, { ...info, attempt, delayMs: delay, error });
       await sleep(delay, signal);
     }

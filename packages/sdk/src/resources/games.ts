@@ -1,8 +1,9 @@
+import type { ApiCall } from "../internal/api-call.js";
 import type { Core } from "../internal/core.js";
+import type { ListCall } from "../internal/list-call.js";
+import type { ListOptions } from "../internal/pagination.js";
+import type { ListParams, ResponseOf } from "../internal/route-types.js";
 import type { RequestOptions } from "../internal/transport.js";
-import type { ListCall } from "../list-call.js";
-import type { ListOptions } from "../pagination.js";
-import type { ListParams, ResponseOf } from "../types.js";
 
 /** The game catalog (scope `games.read`). */
 export class Games {
@@ -24,17 +25,17 @@ export class Games {
   }
 
   /** One game (404 for an unknown or disabled id). */
-  get(id: number, options?: RequestOptions): Promise<ResponseOf<"games.byId">> {
+  get(id: number, options?: RequestOptions): ApiCall<ResponseOf<"games.byId">> {
     return this.core.get("games.byId", { id }, undefined, options);
   }
 
   /** Games with this slug, one per console; an empty `data` when none. */
-  bySlug(slug: string, options?: RequestOptions): Promise<ResponseOf<"games.bySlug">> {
+  bySlug(slug: string, options?: RequestOptions): ApiCall<ResponseOf<"games.bySlug">> {
     return this.core.get("games.bySlug", { slug }, undefined, options);
   }
 
   /** Games with this display title (case-insensitive); an empty `data` when none. */
-  byTitle(title: string, options?: RequestOptions): Promise<ResponseOf<"games.byTitle">> {
+  byTitle(title: string, options?: RequestOptions): ApiCall<ResponseOf<"games.byTitle">> {
     return this.core.get("games.byTitle", { title }, undefined, options);
   }
 

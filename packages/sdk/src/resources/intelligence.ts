@@ -1,9 +1,10 @@
-import type { BatchOptions } from "../internal/batch.js";
+import type { ApiCall } from "../internal/api-call.js";
+import type { BatchCall, BatchOptions } from "../internal/batch.js";
 import type { Core } from "../internal/core.js";
+import type { ListCall } from "../internal/list-call.js";
+import type { ListOptions } from "../internal/pagination.js";
+import type { ListParams, QueryOf, ResponseOf } from "../internal/route-types.js";
 import type { RequestOptions } from "../internal/transport.js";
-import type { ListCall } from "../list-call.js";
-import type { ListOptions } from "../pagination.js";
-import type { BatchResult, ListParams, QueryOf, ResponseOf } from "../types.js";
 
 /** Liquidity intelligence (scope `intelligence.read`). */
 export class Intelligence {
@@ -24,7 +25,7 @@ export class Intelligence {
     id: number,
     query?: QueryOf<"intelligence.get">,
     options?: RequestOptions,
-  ): Promise<ResponseOf<"intelligence.get">> {
+  ): ApiCall<ResponseOf<"intelligence.get">> {
     return this.core.get("intelligence.get", { id }, query, options);
   }
 
@@ -33,7 +34,7 @@ export class Intelligence {
     id: number,
     query?: QueryOf<"intelligence.conditions">,
     options?: RequestOptions,
-  ): Promise<ResponseOf<"intelligence.conditions">> {
+  ): ApiCall<ResponseOf<"intelligence.conditions">> {
     return this.core.get("intelligence.conditions", { id }, query, options);
   }
 
@@ -46,7 +47,7 @@ export class Intelligence {
     id: number,
     query?: QueryOf<"intelligence.history">,
     options?: RequestOptions,
-  ): Promise<ResponseOf<"intelligence.history">> {
+  ): ApiCall<ResponseOf<"intelligence.history">> {
     return this.core.get("intelligence.history", { id }, query, options);
   }
 
@@ -54,7 +55,7 @@ export class Intelligence {
    * Scores any number of games: chunks of the plan's `max_batch_size`, one item per id in input
    * order, per-item failures kept per item (inspect each `status`).
    */
-  batch(ids: readonly number[], options?: BatchOptions): Promise<BatchResult<"intelligence.batch">> {
+  batch(ids: readonly number[], options?: BatchOptions): BatchCall<"intelligence.batch"> {
     return this.core.batch("intelligence.batch", ids, (game_id) => ({ game_id }), options);
   }
 }

@@ -1,8 +1,9 @@
+import type { ApiCall } from "../internal/api-call.js";
 import type { Core } from "../internal/core.js";
+import type { ListCall } from "../internal/list-call.js";
+import type { ListOptions } from "../internal/pagination.js";
+import type { ListParams, QueryOf, ResponseOf } from "../internal/route-types.js";
 import type { RequestOptions } from "../internal/transport.js";
-import type { ListCall } from "../list-call.js";
-import type { ListOptions } from "../pagination.js";
-import type { ListParams, QueryOf, ResponseOf } from "../types.js";
 
 /** Search demand (scope `demand-intent.read`). */
 export class Searches {
@@ -38,7 +39,7 @@ export class Searches {
   conditions(
     query?: QueryOf<"demandIntent.conditions">,
     options?: RequestOptions,
-  ): Promise<ResponseOf<"demandIntent.conditions">> {
+  ): ApiCall<ResponseOf<"demandIntent.conditions">> {
     return this.core.get("demandIntent.conditions", undefined, query, options);
   }
 
@@ -47,7 +48,7 @@ export class Searches {
     gameId: number,
     query?: QueryOf<"demandIntent.gameConditions">,
     options?: RequestOptions,
-  ): Promise<ResponseOf<"demandIntent.gameConditions">> {
+  ): ApiCall<ResponseOf<"demandIntent.gameConditions">> {
     return this.core.get("demandIntent.gameConditions", { game_id: gameId }, query, options);
   }
 }

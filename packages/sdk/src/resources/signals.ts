@@ -1,6 +1,5 @@
-import type { BatchOptions } from "../internal/batch.js";
+import type { BatchCall, BatchOptions } from "../internal/batch.js";
 import type { Core } from "../internal/core.js";
-import type { BatchResult } from "../types.js";
 
 /** Raw demand signals (scope `intelligence.read`). */
 export class Signals {
@@ -12,7 +11,7 @@ export class Signals {
   }
 
   /** The unblended inputs of the liquidity score for any number of games, chunked like `intelligence.batch`. */
-  batch(ids: readonly number[], options?: BatchOptions): Promise<BatchResult<"signals.batch">> {
+  batch(ids: readonly number[], options?: BatchOptions): BatchCall<"signals.batch"> {
     return this.core.batch("signals.batch", ids, (id) => ({ id }), options);
   }
 }

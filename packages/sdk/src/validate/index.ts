@@ -1,4 +1,10 @@
+/**
+ * Runtime validation of answers against the contract's zod schemas (loads zod and `@gmi/contract`).
+ *
+ * @module @gmi/sdk/validate
+ */
 import { type ContractRoute, ErrorEnvelopeSchema, listRoutes } from "@gmi/contract";
+import type { ErrorCode } from "../internal/contract-types.js";
 import type { ResponseValidator } from "../internal/transport.js";
 
 interface Parser {
@@ -25,5 +31,14 @@ export const validateResponses = (): ResponseValidator => {
   };
 };
 
-/** Checks an error body against the contract's error envelope (codes and their `details`). */
-export const validateErrorBody = (body: unknown) => ErrorEnvelopeSchema.parse(body);
+/** The error envelope as {@link validateErrorBody} returns it. */
+export interface ValidatedErrorBody {
+  /** The error: a known code, its message, and `details` when the code has some. */
+  error: { code: ErrorCode; message: string; details?: Record<string, unknown> | undefined };
+}
+
+/**
+ * Checks an error body against the contract's error envelope (codes and their `details`). Typed
+ * here rather than inferred from the contract, so the declarations do not depend on how it was built.
+ */
+export const validateErrorBody = (body: unknown): ValidatedErrorBody => ErrorEnvelopeSchema.parse(body);

@@ -17,6 +17,10 @@ export interface RealServer {
   baseUrl: string;
   /** The demo enterprise key (largest pages, highest rate limit). */
   apiKey: string;
+  /** The demo key of each plan (`free`, `starter`, `pro`, `enterprise`), each its own organization. */
+  keys: Record<string, string>;
+  /** Everything the server has printed so far (its log lines at the `LOG_LEVEL` asked for). */
+  output: () => string;
   stop: () => Promise<void>;
   /** Runs `gmi <args>` on the server's database (e.g. `["rollup", "--days", "14"]`) to its end. */
   gmi: (args: string[]) => Promise<void>;
@@ -35,6 +39,8 @@ export interface RealServerOptions {
    * noisy for a benchmark.
    */
   postgresAdminUrl?: string;
+  /** More environment for the server (`CORS_ORIGINS`, `LOG_LEVEL`: warn unless given). */
+  env?: Record<string, string>;
 }
 
 /** One statement on the admin URL, through the server's own `pg`. */
@@ -85,6 +91,7 @@ export const startRealServer = async (options: RealServerOptions = {}): Promise<
     DATA_DIR: dataDir,
     PORT: "0",
     LOG_LEVEL: "warn",
+    ...options.env,
   };
   try {
     if (databaseUrl) await runToEnd(tsx, ["src/cli/main.ts", "migrate"], env);
@@ -99,23 +106,29 @@ export const startRealServer = async (options: RealServerOptions = {}): Promise<
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  const started = await new Promise<{ baseUrl: string; apiKey: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 240_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      const key = /enterprise\s+(gmi_live_\S+)/.exec(output)?.[1];
-      if (url && key) {
-        clearTimeout(timer);
-        resolve({ baseUrl: url, apiKey: key });
-      }
-    };
-    server.stdout?.on("data", onData);
-    server.stderr?.on("data", onData);
-    server.once("exit", (code) =>
-      reject(new Error(`server exited (${code}) before it was ready:\n${output}`)),
-    );
-  }).catch(async (error: unknown) => {
+  const started = await new Promise<{ baseUrl: string; apiKey: string; keys: Record<string, string> }>(
+    (resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 240_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+        const key = /enterprise\s+(gmi_live_\S+)/.exec(output)?.[1];
+        if (url && key) {
+          clearTimeout(timer);
+          // The keys are printed one per plan, enterprise last.
+          const keys = Object.fromEntries(
+            [...output.matchAll(/^\s+(\w+)\s+(gmi_live_\S+)$/gm)].map((m) => [m[1], m[2]]),
+          );
+          resolve({ baseUrl: url, apiKey: key, keys });
+        }
+      };
+      server.stdout?.on("data", onData);
+      server.stderr?.on("data", onData);
+      server.once("exit", (code) =>
+        reject(new Error(`server exited (${code}) before it was ready:\n${output}`)),
+      );
+    },
+  ).catch(async (error: unknown) => {
     server.kill("SIGTERM");
     await dropDatabase();
     throw error;
@@ -128,7 +141,7 @@ export const startRealServer = async (options: RealServerOptions = {}): Promise<
     await dropDatabase();
   };
   const gmi = (args: string[]) => runToEnd(tsx, ["src/cli/main.ts", ...args], env);
-  return { ...started, stop, gmi };
+  return { ...started, stop, gmi, output: () => output };
 };
 
 /** Runs a command of the server's package to its end; rejects with its output when it fails. */

@@ -42,10 +42,22 @@ async function renderLeaderboard(root: HTMLElement, client: GmiClient, consoleId
   }
 }
 
+// A dashboard whose user pasted their own key: the one case the browser guard is meant to let through.
 const client = () =>
-  new GmiClient({ apiKey: "gmi_demo_key", baseUrl: "https://api.example.test", maxRetryAfterMs: 2_000 });
+  new GmiClient({
+    apiKey: "gmi_demo_key",
+    baseUrl: "https://api.example.test",
+    maxRetryAfterMs: 2_000,
+    dangerouslyAllowBrowser: true,
+  });
 
 describe("leaderboard component", () => {
+  it("is refused a client without the browser opt-in", () => {
+    expect(() => new GmiClient({ apiKey: "k", baseUrl: "https://api.example.test" })).toThrow(
+      /dangerouslyAllowBrowser/,
+    );
+  });
+
   it("renders the top titles of a console", async () => {
     const root = document.createElement("div");
     document.body.append(root);
@@ -79,7 +91,12 @@ describe("leaderboard component", () => {
     const root = document.createElement("div");
     await renderLeaderboard(
       root,
-      new GmiClient({ apiKey: "k", baseUrl: "https://api.example.test", backoff: { baseDelayMs: 1 } }),
+      new GmiClient({
+        apiKey: "k",
+        baseUrl: "https://api.example.test",
+        backoff: { baseDelayMs: 1 },
+        dangerouslyAllowBrowser: true,
+      }),
       2,
     );
     expect(root.querySelectorAll("li")).toHaveLength(5);

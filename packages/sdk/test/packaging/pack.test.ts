@@ -53,6 +53,7 @@ describe.skipIf(skip)("the packed packages in a scratch project", { timeout: 120
     writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "scratch", private: true }));
     run("npm", [
       "install",
+      "--prefer-offline",
       "--no-audit",
       "--no-fund",
       ...tarballs.map((t) => `./${t}`),
@@ -120,7 +121,7 @@ describe.skipIf(skip)("the packed packages in a scratch project", { timeout: 120
     }
   });
 
-  it("type-checks with tsc, from ESM and CommonJS (node16 resolution)", () => {
+  it("type-checks with tsc, from ESM and CommonJS (nodenext resolution)", () => {
     const body = `
       const client = new GmiClient({ apiKey: "k", baseUrl: "https://api.test" });
       export async function top(): Promise<string[]> {
@@ -128,12 +129,14 @@ describe.skipIf(skip)("the packed packages in a scratch project", { timeout: 120
         for await (const row of client.intelligence.list({ sort: "liquidity", console_id: 1 })) names.push(row.game.name);
         const first: Page<"intelligence.list"> = await client.intelligence.list();
         const period: "day" | "7d" | "30d" = first.meta.period;
+        const { response } = await client.games.get(1).withResponse();
+        const remaining: number | undefined = response.rateLimit?.remaining;
         const result = await client.intelligence.batch([1, 2]);
         const item = result.data[0];
         if (item && "error" in item) names.push(item.error.code);
         // @ts-expect-error not a sort of this endpoint
         client.intelligence.list({ sort: "volume" });
-        return [...names, period];
+        return [...names, period, String(remaining)];
       }
       export const describeError = (e: unknown): string => (e instanceof GmiError ? String(e.code) : "other");
     `;
@@ -149,8 +152,8 @@ describe.skipIf(skip)("the packed packages in a scratch project", { timeout: 120
       join(scratch, "tsconfig.json"),
       JSON.stringify({
         compilerOptions: {
-          module: "node16",
-          moduleResolution: "node16",
+          module: "nodenext",
+          moduleResolution: "nodenext",
           target: "es2022",
           lib: ["es2022", "dom", "dom.iterable"],
           strict: true,
@@ -188,7 +191,15 @@ describe.skipIf(skip)("the SDK alone, in a frontend on zod 4", { timeout: 120_00
       join(app, "package.json"),
       JSON.stringify({ name: "frontend", private: true, type: "module" }),
     );
-    inApp("npm", ["install", "--no-audit", "--no-fund", `./${tarball}`, "zod@4", "typescript@5.9.3"]);
+    inApp("npm", [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      `./${tarball}`,
+      "zod@4",
+      "typescript@5.9.3",
+    ]);
   }, minutes);
 
   afterAll(() => {

@@ -1,9 +1,9 @@
+import { type ApiResponse, responseOf } from "./api-call.js";
 import type { Links, Pagination } from "./contract-types.js";
 import { UnexpectedResponseError } from "./errors.js";
-import type { RateLimit } from "./internal/headers.js";
-import { encodeResumeToken, type Position } from "./internal/resume.js";
-import { type Answer, type RequestOptions, rateLimitOf, requestIdOf } from "./internal/transport.js";
-import type { ListParams, ListRouteName, ResponseOf, RowOf } from "./types.js";
+import { encodeResumeToken, type Position } from "./resume.js";
+import type { ListParams, ListRouteName, ResponseOf, RowOf } from "./route-types.js";
+import type { Answer, RequestOptions } from "./transport.js";
 
 export interface ListOptions extends RequestOptions {
   /** A `resumeToken` from an earlier walk over the same list and parameters: start where it stopped. */
@@ -57,10 +57,14 @@ const positionOf = (query: Record<string, unknown>): Position => {
 
 /** One page of a list: the response body's `data`, `meta` and `links`, and the way to the next page. */
 export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
+  /** The rows of this page. */
   readonly data: Array<RowOf<N>>;
+  /** The resolved parameters and `pagination` (`per_page` is the size the plan allowed). */
   readonly meta: ResponseOf<N>["meta"];
+  /** URLs of the next and previous pages. */
   readonly links: Links;
-  private readonly answer: { headers: Headers; at: number };
+  private readonly answer: Answer<unknown>;
+  private answered: ApiResponse | undefined;
   /** @internal The position this page was fetched from. */
   readonly position: Position;
   private readonly walk: Walk<N>;
@@ -76,14 +80,10 @@ export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
     this.answer = answer;
   }
 
-  /** `X-Request-Id` of this page's answer. */
-  get requestId(): string | undefined {
-    return requestIdOf(this.answer);
-  }
-
-  /** The rate-limit window as of this page's answer. */
-  get rateLimit(): RateLimit | undefined {
-    return rateLimitOf(this.answer);
+  /** The HTTP answer this page came in: status, headers, request id, this request's rate-limit state. */
+  get response(): ApiResponse {
+    this.answered ??= responseOf(this.answer);
+    return this.answered;
   }
 
   /** @internal */
@@ -96,6 +96,7 @@ export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
     return pagination.page < pagination.last_page ? { mode: "page", page: pagination.page + 1, limit } : null;
   }
 
+  /** Whether a page follows this one. */
   hasNextPage(): boolean {
     return this.nextPosition() !== null;
   }
@@ -106,6 +107,7 @@ export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
     return next ? encodeResumeToken(this.walk.route, next) : null;
   }
 
+  /** The page after this one; `null` on the last. */
   async nextPage(): Promise<Page<N> | null> {
     const next = this.nextPosition();
     return next ? this.walk.request(next) : null;
@@ -121,6 +123,7 @@ export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
     return followPages(this, options.maxPages ?? this.walk.options.maxPages);
   }
 
+  /** Every row of this page and the later ones. */
   async *[Symbol.asyncIterator](): AsyncIterator<RowOf<N>> {
     for await (const page of this.pages()) yield* page.data;
   }
@@ -131,7 +134,7 @@ export const following = <N extends ListRouteName>(page: Page<N>, seen: Set<stri
   const next = page.nextPosition();
   if (!next) return null;
   const guard = (message: string) =>
-    new UnexpectedResponseError({ message, status: 200, requestId: page.requestId });
+    new UnexpectedResponseError({ message, status: 200, requestId: page.response.requestId });
   if (page.data.length === 0) throw guard("An empty page claims a next page; stopping to avoid a loop");
   if (next.mode === "cursor" && next.cursor) {
     if (seen.has(next.cursor)) throw guard("The API repeated a cursor; stopping to avoid a loop");

@@ -1,11 +1,14 @@
+import type { WithResponse } from "./api-call.js";
 import type { MaxPageSize } from "./contract-types.js";
-import { decodeResumeToken, encodeResumeToken, type Position } from "./internal/resume.js";
 import { following, type Page, type Walk } from "./pagination.js";
-import type { ListRouteName, RowOf } from "./types.js";
+import { decodeResumeToken, encodeResumeToken, type Position } from "./resume.js";
+import type { ListRouteName, RowOf } from "./route-types.js";
 
+/** Bounds of `toArray()`. */
 export interface ToArrayOptions {
   /** Required: a list can be long, and loading it all into memory should be a decision. */
   maxItems: number;
+  /** Stop after this many pages. */
   maxPages?: number | undefined;
 }
 
@@ -44,8 +47,14 @@ export class ListCall<N extends ListRouteName> implements PromiseLike<Page<N>>, 
     return this.first.then(onFulfilled, onRejected);
   }
 
+  /** The first page's failure, as a promise's `catch`. */
   catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<N> | B> {
     return this.then(undefined, onRejected);
+  }
+
+  /** The first page with the HTTP answer it came in (also `page.response`). */
+  withResponse(): Promise<WithResponse<Page<N>>> {
+    return this.then((page) => ({ data: page, response: page.response }));
   }
 
   /**
@@ -57,6 +66,7 @@ export class ListCall<N extends ListRouteName> implements PromiseLike<Page<N>>, 
     return position && encodeResumeToken(this.walk.route, position);
   }
 
+  /** Every page from the first (or the resume token's), up to `maxPages`. */
   pages(options: { maxPages?: number | undefined } = {}): AsyncIterable<Page<N>> {
     const walk = this.walk;
     const start = this.start();
@@ -67,6 +77,7 @@ export class ListCall<N extends ListRouteName> implements PromiseLike<Page<N>>, 
     };
   }
 
+  /** Every row across pages, for `for await`. */
   [Symbol.asyncIterator](): AsyncIterator<RowOf<N>> {
     return this.rows();
   }
