@@ -128,9 +128,11 @@ describe("rollup of one date", () => {
       2,
       null,
     ]);
-    // momentum of 101: 3 redirects in the recent week, 1 before it: fewer than 5 make no baseline.
-    expect(week[101].momentum_value).toBeNull();
-    expect(week[101].momentum_label).toBe("unknown");
+    // momentum of 101: 3 redirects in the recent week, 4 in the 30 days: 30·3 / (7·4) = 3.2143.
+    expect(week[101].momentum_value).toBe(3.2143);
+    expect(week[101].momentum_label).toBe("rising");
+    // 102: no redirect this week, 1 in the 30 days: 0, cooling.
+    expect([week[102].momentum_value, week[102].momentum_label]).toEqual([0, "cooling"]);
   });
 
   it("normalizes per console scope", async () => {

@@ -36,7 +36,8 @@ const SORT_MEANINGS: Record<string, string> = {
   demand: "`demand.index`, highest first; price plays no part",
   value: "complete-in-box price, highest first; `liquidity_score` breaks ties",
   volume: "combined search count (price lookups plus site searches), highest first",
-  momentum: "7-day pace against the 30-day baseline, fastest rising first",
+  momentum:
+    "7-day pace against the 30-day baseline, fastest rising first; ties by search count, then query; queries without a baseline last",
   unmet: "`zero_result_share`, highest first, then volume; only queries with at least 5 searches",
 };
 
