@@ -172,12 +172,10 @@ describe("rollup of one date", () => {
 
   it("is idempotent and incremental", async () => {
     const before = await liquidity("30d", 0);
-    expect(await rollupDates(test.db, { end: D, days: 1, force: false, today: D }, DEFAULT_SCORING)).toEqual(
-      [],
-    );
-    expect(await rollupDates(test.db, { end: D, days: 1, force: true, today: D }, DEFAULT_SCORING)).toEqual([
-      D,
-    ]);
+    const again = (force: boolean) =>
+      rollupDates(test.db, { end: D, days: 1, force, today: D }, DEFAULT_SCORING);
+    expect((await again(false)).computed).toEqual([]);
+    expect((await again(true)).computed).toEqual([D]);
     expect(await liquidity("30d", 0)).toEqual(before);
     const { rows } = await test.db.pool.query("SELECT count(*)::int AS n FROM snapshots WHERE date = $1", [
       D,
