@@ -84,33 +84,29 @@ export const rollupCommand = async (args: string[], ctx: Context) => {
     },
   );
   bar.done();
-  const { computed, withoutEvents, eventRuns } = report;
+  const { computed, upToDate, withoutEvents, eventRuns } = report;
   if (eventRuns.length === 0 && computed.length === 0) {
     throw new CliError(
       "invalid_state",
       `nothing to roll up: the database has no events; load some with \`${ctx.cli} import FILE\` (or \`${ctx.cli} seed --demo\`)`,
     );
   }
-  const end = requested ?? (eventRuns.at(-1)?.last as IsoDay);
-  const wanted = Array.from({ length: days }, (_, i) => addDays(end, i - days + 1));
   if (withoutEvents.length > 0) {
+    const [its, it] = withoutEvents.length === 1 ? ["its", "it"] : ["their", "them"];
     const why =
-      `${datesInWords(withoutEvents)}: no event in ${withoutEvents.length === 1 ? "its" : "their"} 30-day window, ` +
-      `so no snapshot of ${withoutEvents.length === 1 ? "it" : "them"} (events exist on ${describeRuns(eventRuns)}); ` +
-      `to write ${withoutEvents.length === 1 ? "it" : "them"} anyway (read only by date, never a default): add --allow-empty`;
+      `${datesInWords(withoutEvents)}: no event in ${its} 30-day window, so no snapshot of ${it} ` +
+      `(events exist on ${describeRuns(eventRuns)}); to write ${it} anyway (read only by date, never a default): add --allow-empty`;
     // Nothing else asked for: a refusal. Beside dates rolled up or up to date: a note.
-    if (withoutEvents.length === wanted.length) throw new CliError("invalid_state", `refused: ${why}`);
+    if (computed.length + upToDate.length === 0) throw new CliError("invalid_state", `refused: ${why}`);
     if (!ctx.json) ctx.io.stdout(`skipped ${why}\n`);
   }
-  const done = new Set([...computed, ...withoutEvents]);
-  const skipped = wanted.filter((d) => !done.has(d));
-  if (!ctx.json && skipped.length > 0) {
-    const again = `${ctx.cli} rollup${flags.date ? ` --date ${end}` : ""}${flags.days ? ` --days ${days}` : ""} --force`;
+  if (!ctx.json && upToDate.length > 0) {
+    const again = `${ctx.cli} rollup${requested ? ` --date ${requested}` : ""}${flags.days ? ` --days ${days}` : ""} --force`;
     ctx.io.stdout(
-      `${computed.length === 0 ? "nothing to roll up: " : ""}${datesInWords(skipped)} already rolled up, skipped; to compute again (after late events): ${again}\n`,
+      `${computed.length === 0 ? "nothing to roll up: " : ""}${datesInWords(upToDate)} already rolled up, skipped; to compute again (after late events): ${again}\n`,
     );
   }
-  return { computed, skipped, without_events: withoutEvents };
+  return { computed, skipped: upToDate, without_events: withoutEvents };
 };
 
 const parseScale = (value: string | undefined): DemoScale | number => {

@@ -84,7 +84,7 @@ const volumeOrder = (rows: readonly Row[]) =>
     stableSortDescBy(rows, (r) => r.distinctUsers),
     (r) => r.searchCount,
   );
-/** Every row: `/trending` is the same order without its null tail (data/analytics-reads.ts). */
+/** Every row: `/trending` is the same order without its null tail (reads/lists.ts, trendingList). */
 const momentumOrder = (rows: readonly Row[]) =>
   stableSortDescBy(
     stableSortDescBy(rows, (r) => r.searchCount),
