@@ -141,8 +141,9 @@ export const FIELDS: Record<string, string> = {
   "ConsoleRecord.game_count": "Enabled games of this console in the catalog.",
   "CursorPagination.next_cursor": "Pass as `cursor` for the next page; `null` on the last page.",
   "PagePagination.total": "Rows in the whole list.",
-  "Links.next": "URL of the next page; `null` on the last page.",
-  "Links.prev": "URL of the previous page; `null` on the first page.",
+  "Links.next":
+    "URL of the next page; `null` on the last page. It repeats every parameter as resolved (defaults, `limit` as the page size served, and on analytics lists the `date` read), so a walk that follows it stays in one snapshot.",
+  "Links.prev": "URL of the previous page, written as `next`; `null` on the first page.",
   "GameSignals.signals": "The raw inputs of the liquidity score over the period, unblended.",
   "GameSignals.signals.search_count": "Searches resolved to this game in the period.",
   "BatchLiquidityRow.found": "Always `true`: tells a found game from a `NotFoundItem`.",
