@@ -18,8 +18,7 @@ import { memoryLimiterStore } from "./domain/limits/store.js";
 import { leasedLimiterStore } from "./domain/limits/window-leases.js";
 import type { ReadinessCheck } from "./plugins/health.js";
 import { createMetrics, databaseMetricsSources } from "./plugins/metrics.js";
-import { rollupDates } from "./rollup/rollup-dates.js";
-import { startRollupScheduler } from "./rollup/scheduler.js";
+import { scheduledRollup, startRollupScheduler } from "./rollup/scheduler.js";
 import { closeOnSignals, listen } from "./server.js";
 
 const say = (line = "") => process.stdout.write(`${line}\n`);
@@ -186,12 +185,12 @@ const main = async () => {
     async () => {
       const started = performance.now();
       try {
-        // The latest day again (its events may still have been arriving), then any missing date.
-        const today = todayOf(systemClock);
-        const latest = await rollupDates(db, { days: 1, force: true, today }, scoring);
-        const missing = await rollupDates(db, { days: 30, force: false, today }, scoring);
+        const run = await scheduledRollup(db, scoring, todayOf(systemClock));
         metrics.observeRollup(performance.now() - started, "success");
-        logger.info({ dates: [...latest, ...missing] }, "scheduled rollup done");
+        logger.info(
+          { dates: run.computed, skipped_without_events: run.withoutEvents },
+          "scheduled rollup done",
+        );
       } catch (error) {
         metrics.observeRollup(performance.now() - started, "failure");
         throw error;

@@ -167,8 +167,8 @@ describe("signals batch", () => {
         found: true,
         game: expect.objectContaining({ id: 101, name: "Chrono Trigger" }),
         signals: { redirects: 2, distinct_users: 2, watch_count: 0, search_count: 1 },
-        // One redirect before the recent week (2026-05-30): fewer than 5 make no baseline.
-        momentum: { value: null, label: "unknown" },
+        // 2 redirects in the recent week, 3 in the 30 days (2026-05-30 too): 30·2 / (7·3).
+        momentum: { value: 2.8571, label: "rising" },
       },
     });
     expect(body.data[1]).toEqual({ status: 200, data: { game_id: 424_242, found: false } });

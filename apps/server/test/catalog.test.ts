@@ -105,7 +105,9 @@ describe("GET /api/v1/games/titles", () => {
       const body = (
         await proxied.app.inject({ url: "/api/v1/games/titles?limit=2", headers: bearer(key) })
       ).json();
-      expect(body.links.next).toBe("https://api.example.com/api/v1/games/titles?limit=2&page=2");
+      expect(body.links.next).toBe(
+        "https://api.example.com/api/v1/games/titles?limit=2&page=2&paginate=page",
+      );
     } finally {
       await proxied.close();
     }

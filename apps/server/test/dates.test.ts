@@ -109,7 +109,7 @@ describe("rollup and the clock", () => {
   });
 
   it("rolls up the latest day with events up to today by default, not a future event's day", async () => {
-    const computed = await rollupDates(db(), { days: 1, force: true, today: TODAY }, DEFAULT_SCORING);
+    const { computed } = await rollupDates(db(), { days: 1, force: true, today: TODAY }, DEFAULT_SCORING);
     expect(computed).toEqual([TODAY]);
   });
 

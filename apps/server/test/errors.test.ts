@@ -73,6 +73,16 @@ describe("framework errors", () => {
     });
   });
 
+  it("415 for a JSON body sent as text/plain: the content type is not JSON, whatever the bytes", async () => {
+    for (const type of ["text/plain", "text/plain; charset=utf-8"]) {
+      const error = errorOf(await batch('{"requests":[{"game_id":101}]}', type), 415);
+      expect(error).toMatchObject({
+        code: "unsupported_media_type",
+        details: { expected: "application/json" },
+      });
+    }
+  });
+
   it("422 validation_failed (location body) for malformed JSON", async () => {
     const error = errorOf(await batch("{bad json"), 422);
     expect(error.code).toBe("validation_failed");

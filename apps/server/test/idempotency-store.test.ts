@@ -1,4 +1,4 @@
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Claim, ClaimResult } from "../src/data/idempotency.js";
 import {
@@ -10,6 +10,7 @@ import {
   renewClaim,
   storeResponse,
 } from "../src/data/idempotency.js";
+import { openPool } from "../src/db/open.js";
 import { LEASE_MS, RETENTION_MS } from "../src/domain/idempotency/policy.js";
 import { ignoreTerminationOnDrop } from "./helpers/batch.js";
 import { useTestDatabase } from "./helpers/setup.js";
@@ -97,15 +98,11 @@ describe("claim, store, replay, reuse", () => {
 });
 
 describe("concurrency", () => {
-  // Two pools stand for two server instances; 50 requests race for one key.
+  // Two pools stand for two server instances, opened as a server opens its own (its pool size
+  // too: the embedded database's socket takes 16 connections at most); 50 requests race for one key.
   const pools: pg.Pool[] = [];
   beforeAll(() => {
-    const url = db().url;
-    for (let i = 0; i < 2; i++) {
-      const pool = new pg.Pool({ connectionString: url, max: 12 });
-      ignoreTerminationOnDrop(pool);
-      pools.push(pool);
-    }
+    for (let i = 0; i < 2; i++) pools.push(openPool(db().url, { embedded: db().embedded }));
   });
   afterAll(async () => {
     await Promise.all(pools.map((p) => p.end()));

@@ -37,11 +37,21 @@ describe("gmi import (command)", () => {
         `^${file}: 5 lines: 1 new events, 0 duplicates, 2 rejected, 1 consoles and 1 games upserted in `,
       ),
     );
+    expect(first.out).toMatch(/; the next rollup includes them\n$/);
     const again = await run([file, "--json"], true);
     expect(again.result).toMatchObject({
       files: [{ file, new: 0, duplicates: 1, rejected: 2, errors: [{ line: 4 }, { line: 5 }] }],
     });
     expect(again.err).toBe("");
+  });
+
+  it("says nothing about the next rollup when a second import of a file adds nothing", async () => {
+    const file = path.join(tmpdir(), `gmi-import-cli-twice-${process.pid}.ndjson`);
+    await writeFile(file, `${LINES.slice(0, 3).join("\n")}\n`);
+    await run([file]);
+    const second = await run([file]);
+    expect(second.out).toMatch(new RegExp(`^${file}: 3 lines: 0 new events, 1 duplicates, 0 rejected, `));
+    expect(second.out).not.toMatch(/rollup/);
   });
 
   it("aborts a file past --max-errors, naming the flag, and refuses a bad value", async () => {

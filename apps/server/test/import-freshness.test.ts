@@ -90,21 +90,24 @@ describe("import -> rollup -> API", () => {
   it("shows an import's events in every figure after the next rollup, and an overlapping export's new ones only", async () => {
     expect(await load(FIRST)).toMatchObject({ new: 7, duplicates: 0, rejected: 0 });
     expect(
-      await rollupDates(db(), { end: D, days: 1, force: false, today: "2999-12-31" }, DEFAULT_SCORING),
+      (await rollupDates(db(), { end: D, days: 1, force: false, today: "2999-12-31" }, DEFAULT_SCORING))
+        .computed,
     ).toEqual([D]);
     expect(await figures()).toEqual({ redirects: 3, users: 2, watches: 1, searches: 2, searchers: 2 });
 
     expect(await load(SECOND)).toMatchObject({ new: 4, duplicates: 4, rejected: 0 });
     // The date is already rolled up; the import changed its cells, so the next rollup computes it again.
     expect(
-      await rollupDates(db(), { end: D, days: 1, force: false, today: "2999-12-31" }, DEFAULT_SCORING),
+      (await rollupDates(db(), { end: D, days: 1, force: false, today: "2999-12-31" }, DEFAULT_SCORING))
+        .computed,
     ).toEqual([D]);
     expect(await figures()).toEqual({ redirects: 5, users: 3, watches: 2, searches: 3, searchers: 3 });
 
     // The same export once more: nothing new, nothing to roll up, the same figures.
     expect(await load(SECOND)).toMatchObject({ new: 0, duplicates: 8 });
     expect(
-      await rollupDates(db(), { end: D, days: 1, force: false, today: "2999-12-31" }, DEFAULT_SCORING),
+      (await rollupDates(db(), { end: D, days: 1, force: false, today: "2999-12-31" }, DEFAULT_SCORING))
+        .computed,
     ).toEqual([]);
     expect(await figures()).toEqual({ redirects: 5, users: 3, watches: 2, searches: 3, searchers: 3 });
   });

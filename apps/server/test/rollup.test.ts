@@ -128,9 +128,11 @@ describe("rollup of one date", () => {
       2,
       null,
     ]);
-    // momentum of 101: 3 redirects in the recent week, 1 before it: fewer than 5 make no baseline.
-    expect(week[101].momentum_value).toBeNull();
-    expect(week[101].momentum_label).toBe("unknown");
+    // momentum of 101: 3 redirects in the recent week, 4 in the 30 days: 30·3 / (7·4) = 3.2143.
+    expect(week[101].momentum_value).toBe(3.2143);
+    expect(week[101].momentum_label).toBe("rising");
+    // 102: no redirect this week, 1 in the 30 days: 0, cooling.
+    expect([week[102].momentum_value, week[102].momentum_label]).toEqual([0, "cooling"]);
   });
 
   it("normalizes per console scope", async () => {
@@ -170,12 +172,10 @@ describe("rollup of one date", () => {
 
   it("is idempotent and incremental", async () => {
     const before = await liquidity("30d", 0);
-    expect(await rollupDates(test.db, { end: D, days: 1, force: false, today: D }, DEFAULT_SCORING)).toEqual(
-      [],
-    );
-    expect(await rollupDates(test.db, { end: D, days: 1, force: true, today: D }, DEFAULT_SCORING)).toEqual([
-      D,
-    ]);
+    const again = (force: boolean) =>
+      rollupDates(test.db, { end: D, days: 1, force, today: D }, DEFAULT_SCORING);
+    expect((await again(false)).computed).toEqual([]);
+    expect((await again(true)).computed).toEqual([D]);
     expect(await liquidity("30d", 0)).toEqual(before);
     const { rows } = await test.db.pool.query("SELECT count(*)::int AS n FROM snapshots WHERE date = $1", [
       D,

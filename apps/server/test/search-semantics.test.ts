@@ -1,19 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
+import type { SearchSnapshotFields } from "../src/domain/analytics/search-rows.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
 import { addDays } from "../src/domain/analytics/windows.js";
 import { rollupDate } from "../src/rollup/rollup-dates.js";
+import { replaceSnapshot } from "../src/rollup/snapshot-writer.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
-import { useTestDatabase } from "./helpers/setup.js";
+import { useTestDatabase, withClient } from "./helpers/setup.js";
 import { createTenant } from "./helpers/tenant.js";
 
 /**
- * Four queries, 7d period of D (issue 21, item 5):
- * - "fresh hit": 8 searches, all in the last week: volume rank 1, no baseline;
+ * Five queries, 7d period of D (issue 21, item 5; issue 26, item 1):
+ * - "fresh hit": 8 searches, all in the last week: volume rank 1;
  * - "missing game": 5 zero-result searches on D-15 and 6 in the last week, all zero-result: volume 2;
  * - "steady seller": 5 searches on D-20 and 5 in the last week: volume rank 3;
- * - "thin past": 1 search on D-20 and 4 in the last week: volume rank 4, too thin a baseline.
+ * - "thin past": 1 search on D-20 and 4 in the last week: volume rank 4;
+ * - "rare find": 3 searches in 30 days (D-25, D-10, D-2), one of them in the period: volume rank 5.
  */
 const D = "2026-11-20";
 const db = useTestDatabase();
@@ -38,6 +41,7 @@ beforeAll(async () => {
   await times(5, (i) => search("steady seller", addDays(D, -2), 10, `s${i}`));
   await search("thin past", addDays(D, -20), 10, "t-old");
   await times(4, (i) => search("thin past", addDays(D, -1), 10, `t${i}`));
+  for (const back of [25, 10, 2]) await search("rare find", addDays(D, -back), 10, `r${back}`);
   await rollupDate(db(), D, DEFAULT_SCORING);
   t = await startTestApp(db().pool, { clock: manualClock(new Date(`${D}T12:00:00Z`)) });
   key = (await createTenant(db().pool)).key;
@@ -49,27 +53,88 @@ const list = async (url: string) => {
   expect(response.statusCode, response.body).toBe(200);
   return response.json() as {
     data: { rank: number; query: string; momentum: { value: number | null; label: string } }[];
+    meta: { pagination: { total: number; last_page?: number } };
     links: { next: string | null };
   };
 };
 const ranked = (body: Awaited<ReturnType<typeof list>>) => body.data.map((r) => [r.query, r.rank]);
+const relative = (url: string) => url.replace(/^https?:\/\/[^/]+/, "");
 
-describe("/demand-intent/searches/trending", () => {
-  it("excludes a query without a baseline: all its searches in the recent week, or fewer than 5 before", async () => {
-    const volume = await list("/api/v1/demand-intent/searches");
-    for (const query of ["fresh hit", "thin past"]) {
-      expect(volume.data.find((r) => r.query === query)?.momentum, query).toEqual({
-        value: null,
-        label: "unknown",
-      });
-    }
-    const trending = await list("/api/v1/demand-intent/searches/trending");
-    expect(trending.data.map((r) => r.query)).toEqual(["missing game", "steady seller"]);
-    // 23·6 / (7·5) and 23·5 / (7·5): the recent week against the 23 days before it.
-    expect(trending.data.map((r) => r.momentum)).toEqual([
-      { value: 3.9429, label: "rising" },
-      { value: 3.2857, label: "rising" },
+/** A stored search row of a hand-written snapshot: the fields a list shows, the rest zero. */
+const searchRow = (
+  row: Pick<SearchSnapshotFields, "query" | "searchCount" | "rankVolume" | "momentumValue" | "rankMomentum">,
+): SearchSnapshotFields => ({
+  scopeConsoleId: 0,
+  pricingCount: 0,
+  siteSearchCount: row.searchCount,
+  distinctUsers: 1,
+  mobileShare: 0,
+  avgResultCount: 0,
+  zeroResultCount: 0,
+  zeroResultShare: 0,
+  momentumLabel: row.momentumValue === null ? "unknown" : row.momentumValue >= 1.2 ? "rising" : "cooling",
+  demandScore: 1,
+  rankUnmet: null,
+  mobileCount: 0,
+  resultCountSum: 0,
+  ...row,
+});
+
+describe("momentum on the search lists", () => {
+  it("is the 7-day pace against the whole 30 days: every query has one, 3 searches in 30 days included", async () => {
+    const volume = await list("/api/v1/demand-intent/searches?limit=100");
+    // (n7 / 7) ÷ (n30 / 30): 30·8/(7·8), 30·4/(7·5), 30·6/(7·11), 30·5/(7·10), 30·1/(7·3).
+    expect(Object.fromEntries(volume.data.map((r) => [r.query, r.momentum]))).toEqual({
+      "fresh hit": { value: 4.2857, label: "rising" },
+      "thin past": { value: 3.4286, label: "rising" },
+      "missing game": { value: 2.3377, label: "rising" },
+      "steady seller": { value: 2.1429, label: "rising" },
+      "rare find": { value: 1.4286, label: "rising" },
+    });
+  });
+
+  it("sort=momentum and /trending list every row of the volume list, fastest first", async () => {
+    const volume = await list("/api/v1/demand-intent/searches?limit=100");
+    const byMomentum = await list("/api/v1/demand-intent/searches?sort=momentum&limit=100");
+    const trending = await list("/api/v1/demand-intent/searches/trending?limit=100");
+    expect(byMomentum.data).toHaveLength(volume.data.length);
+    expect(byMomentum.meta.pagination.total).toBe(volume.meta.pagination.total);
+    const order = ["fresh hit", "thin past", "missing game", "steady seller", "rare find"];
+    expect(byMomentum.data.map((r) => r.query)).toEqual(order);
+    expect(trending.data.map((r) => r.query)).toEqual(order);
+  });
+
+  it("/trending leaves out only the queries without momentum, which sort=momentum ranks last", async () => {
+    // No rollup writes a search row without momentum (a row has a search in its period, inside the
+    // 30 days): a snapshot written by hand, of the day before, holds one.
+    const rows = [
+      searchRow({ query: "quiet", searchCount: 9, rankVolume: 1, momentumValue: null, rankMomentum: 3 }),
+      searchRow({ query: "up", searchCount: 2, rankVolume: 2, momentumValue: 2, rankMomentum: 1 }),
+      searchRow({ query: "down", searchCount: 1, rankVolume: 3, momentumValue: 0.5, rankMomentum: 2 }),
+    ];
+    const date = addDays(D, -1);
+    await withClient(db(), (client) =>
+      replaceSnapshot(
+        client,
+        { period: "7d", date, durationMs: 1 },
+        { liquidity: [], searches: rows, conditions: [] },
+        { copy: !db().embedded },
+      ),
+    );
+    const byMomentum = await list(`/api/v1/demand-intent/searches?sort=momentum&date=${date}`);
+    expect(byMomentum.data.map((r) => [r.query, r.momentum.value])).toEqual([
+      ["up", 2],
+      ["down", 0.5],
+      ["quiet", null],
     ]);
+    const trending = await list(`/api/v1/demand-intent/searches/trending?date=${date}&limit=2`);
+    expect(trending.data.map((r) => r.query)).toEqual(["up", "down"]);
+    expect(trending.meta.pagination).toMatchObject({ total: 2, last_page: 1 });
+    expect(trending.links.next).toBeNull();
+    const walked = await list(`/api/v1/demand-intent/searches/trending?date=${date}&limit=1&paginate=cursor`);
+    const second = await list(relative(walked.links.next ?? ""));
+    expect(second.data.map((r) => r.query)).toEqual(["down"]);
+    expect(second.links.next).toBeNull();
   });
 });
 
@@ -80,10 +145,14 @@ describe("the rank of a search row", () => {
       ["missing game", 2],
       ["steady seller", 3],
       ["thin past", 4],
+      ["rare find", 5],
     ]);
     expect(ranked(await list("/api/v1/demand-intent/searches/trending"))).toEqual([
+      ["fresh hit", 1],
+      ["thin past", 4],
       ["missing game", 2],
       ["steady seller", 3],
+      ["rare find", 5],
     ]);
     expect(ranked(await list("/api/v1/demand-intent/searches/unmet"))).toEqual([
       ["missing game", 2],
@@ -103,7 +172,7 @@ describe("the rank of a search row", () => {
     while (url) {
       const page = await list(url);
       seen.push(...(ranked(page) as [string, number][]));
-      url = page.links.next ? page.links.next.replace(/^https?:\/\/[^/]+/, "") : null;
+      url = page.links.next ? relative(page.links.next) : null;
     }
     expect(seen).toEqual([
       ["missing game", 2],
@@ -143,6 +212,6 @@ describe("parameters an endpoint does not take", () => {
     const body = await list(
       "/api/v1/demand-intent/searches/trending?period=7d&date=2026-11-20&limit=5&page=1&paginate=page",
     );
-    expect(body.data).toHaveLength(2);
+    expect(body.data).toHaveLength(5);
   });
 });

@@ -37,7 +37,8 @@ const SORT_MEANINGS: Record<string, string> = {
   demand: "`demand.index`, highest first; price plays no part",
   value: "complete-in-box price, highest first; `liquidity_score` breaks ties",
   volume: "combined search count (price lookups plus site searches), highest first",
-  momentum: "7-day pace against the 30-day baseline, fastest rising first",
+  momentum:
+    "7-day pace against the 30-day baseline, fastest rising first; ties by search count, then query; queries without a baseline last",
   unmet: "`zero_result_share`, highest first, then volume; only queries with at least 5 searches",
 };
 
@@ -144,8 +145,9 @@ export const FIELDS: Record<string, string> = {
   "ConsoleRecord.game_count": "Enabled games of this console in the catalog.",
   "CursorPagination.next_cursor": "Pass as `cursor` for the next page; `null` on the last page.",
   "PagePagination.total": "Rows in the whole list.",
-  "Links.next": "URL of the next page; `null` on the last page.",
-  "Links.prev": "URL of the previous page; `null` on the first page.",
+  "Links.next":
+    "URL of the next page; `null` on the last page. It repeats every parameter as resolved (defaults, `limit` as the page size served, and on analytics lists the `date` read), so a walk that follows it stays in one snapshot.",
+  "Links.prev": "URL of the previous page, written as `next`; `null` on the first page.",
   "GameSignals.signals": "The raw inputs of the liquidity score over the period, unblended.",
   "GameSignals.signals.search_count": "Searches resolved to this game in the period.",
   "BatchLiquidityRow.found": "Always `true`: tells a found game from a `NotFoundItem`.",

@@ -12,7 +12,8 @@ describe("await: the first page, as asked", () => {
     const page = await makeClient().games.titles();
     expect(page.meta.pagination).toEqual({ mode: "page", page: 1, per_page: 25, total: 300, last_page: 12 });
     expect(page.data).toHaveLength(25);
-    expect(page.links.next).toBe(`${BASE_URL}/api/v1/games/titles?page=2`);
+    // Every parameter as resolved, as the server writes its links.
+    expect(page.links.next).toBe(`${BASE_URL}/api/v1/games/titles?limit=25&page=2&paginate=page`);
     expect(page.hasNextPage()).toBe(true);
     expect(page.response.requestId).toMatch(/^[0-9a-f-]{36}$/);
     const second = await page.nextPage();
@@ -27,6 +28,8 @@ describe("await: the first page, as asked", () => {
       limit: 5,
     });
     expect(page.meta).toMatchObject({ period: "30d", sort: "demand", period_date: "2026-11-20" });
+    // The links pin the date answered, as the server's do.
+    expect(new URL(page.links.next ?? "").searchParams.get("date")).toBe("2026-11-20");
     expect(page.data.every((row) => row.game.console_id === 1)).toBe(true);
     expect(page.data.map((row) => row.rank)).toEqual([1, 2, 3, 4, 5]);
     const indexes = page.data.map((row) => row.demand.index);

@@ -50,8 +50,9 @@ export const usage = (cli: string) => `Usage: ${cli} <command> [flags] [--json]
   plans list
   import [--max-errors N] FILE [FILE...]        load NDJSON events and catalog lines (- = stdin, .gz ok);
                                                 events already stored are skipped (docs/data-format.md)
-  rollup [--date YYYY-MM-DD] [--days N] [--force]
+  rollup [--date YYYY-MM-DD] [--days N] [--force] [--allow-empty]
                                                 compute the snapshots of N dates ending at --date
+                                                (a date with no event in its 30 days: --allow-empty)
   seed --demo [--scale small|large|N] [--seed S] [--end-date YYYY-MM-DD] [--rollup-days N] [--add]
                                                 generate the demo marketplace and roll it up
                                                 (--add: into a database that already has events)

@@ -150,6 +150,19 @@ export const countSearchRanked = async (
 };
 
 /**
+ * How many rows of a scope have a momentum value: `/trending` is the momentum order without the
+ * rows that have none, which that order ranks last (domain/analytics/search-rows.ts).
+ */
+export const countWithMomentum = async (sql: Sql, snapshotId: number, scope: number): Promise<number> => {
+  const { rows } = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM search_snapshot_rows
+     WHERE snapshot_id = $1 AND scope_console_id = $2 AND momentum_value IS NOT NULL`,
+    [snapshotId, scope],
+  );
+  return rows[0]?.n ?? 0;
+};
+
+/**
  * A slice of a search ranking. Volume ranks are the rows' key; a momentum or unmet slice is first
  * turned into volume ranks through the order pages that cover it (data/search-orders.ts).
  */

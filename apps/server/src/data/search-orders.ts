@@ -3,10 +3,11 @@ import type { Narrowed } from "../db/tables/table.js";
 import type { SearchSnapshotFields } from "../domain/analytics/search-rows.js";
 
 /**
- * The momentum and unmet orders of a search snapshot are stored as pages of volume ranks
- * (schema.prisma, SearchSnapshotOrder) rather than as indexes on the rows: a page of a list is then
- * one order page read plus primary-key lookups, and a rollup writes a few hundred small rows instead
- * of maintaining two indexes over every search row.
+ * The momentum order (every row) and the unmet order (rows at the minimum search count or above)
+ * of a search snapshot are stored as pages of volume ranks (schema.prisma, SearchSnapshotOrder)
+ * rather than as indexes on the rows: a page of a list is then one order page read plus primary-key
+ * lookups, and a rollup writes a few hundred small rows instead of maintaining two indexes over
+ * every search row.
  */
 export const ORDER_PAGE_SIZE = 1000;
 

@@ -1,7 +1,7 @@
 import type { Period } from "@gmi/contract";
 import { SNAPSHOT_ROW_TABLES } from "../db/tables/snapshot-rows.js";
 import type { DayRun } from "../domain/analytics/day-runs.js";
-import type { IsoDay } from "../domain/analytics/windows.js";
+import type { DayWindow, IsoDay } from "../domain/analytics/windows.js";
 import type { Sql } from "./sql.js";
 
 const isoDay = "to_char(date, 'YYYY-MM-DD')";
@@ -20,6 +20,30 @@ export const latestEventDay = async (db: Sql, notAfter: IsoDay): Promise<IsoDay 
   return rows[0]?.day ?? null;
 };
 
+/**
+ * `<table>_days`: the days of the window ($1..$2) with an event in `table`, each found from the one
+ * before by a probe of the table's (day, …) index (a loose index scan), not by reading its events.
+ */
+const eventDaysOf = (table: string) => `${table}_days(day) AS (
+  SELECT min(day) FROM ${table} WHERE day BETWEEN $1::date AND $2::date
+  UNION ALL
+  SELECT (SELECT min(day) FROM ${table} WHERE day > d.day AND day <= $2::date)
+  FROM ${table}_days d WHERE d.day IS NOT NULL)`;
+
+/** The days of `window` with a redirect or a search event, as runs of consecutive days (oldest first). */
+export const eventDayRuns = async (db: Sql, window: DayWindow): Promise<DayRun[]> => {
+  const { rows } = await db.query<{ first: string; last: string }>(
+    `WITH RECURSIVE ${eventDaysOf("redirect_events")}, ${eventDaysOf("search_events")},
+     days AS (SELECT day FROM redirect_events_days WHERE day IS NOT NULL
+              UNION SELECT day FROM search_events_days WHERE day IS NOT NULL)
+     SELECT to_char(min(day), 'YYYY-MM-DD') AS first, to_char(max(day), 'YYYY-MM-DD') AS last
+     FROM (SELECT day, day - (row_number() OVER (ORDER BY day))::int AS run FROM days) dated
+     GROUP BY run ORDER BY min(day)`,
+    [window.start, window.end],
+  );
+  return rows.map((r) => ({ first: r.first, last: r.last }));
+};
+
 export const computedDates = async (db: Sql, period: Period): Promise<Set<IsoDay>> => {
   const { rows } = await db.query<{ day: string }>(
     `SELECT ${isoDay} AS day FROM snapshots WHERE period = $1`,
@@ -31,9 +55,9 @@ export const computedDates = async (db: Sql, period: Period): Promise<Set<IsoDay
 export type SnapshotRef = { id: number; period: Period; date: IsoDay };
 
 /**
- * The snapshot of (period, date), or of the latest computed date not after `notAfter` (today) when
- * `date` is absent: a snapshot of a future date (rolled up before rollups refused them) is never
- * the default.
+ * The snapshot of (period, date), or when `date` is absent of the latest computed date not after
+ * `notAfter` (today) whose day had events: a snapshot of a future date (rolled up before rollups
+ * refused them) or of a day without events (rolled up before they came in) is never the default.
  */
 export const findSnapshot = async (
   db: Sql,
@@ -47,7 +71,8 @@ export const findSnapshot = async (
         [period, date],
       )
     : await db.query<{ id: number; day: string }>(
-        `SELECT id, ${isoDay} AS day FROM snapshots WHERE period = $1 AND date <= $2::date ORDER BY date DESC LIMIT 1`,
+        `SELECT id, ${isoDay} AS day FROM snapshots WHERE period = $1 AND date <= $2::date AND day_has_events
+         ORDER BY date DESC LIMIT 1`,
         [period, notAfter],
       );
   const row = rows[0];

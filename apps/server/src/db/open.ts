@@ -67,9 +67,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 /**
  * The embedded server multiplexes every connection onto PGlite's single session, where a named
  * (prepared) statement of one connection collides with the same name prepared by another
- * ("prepared statement already exists"). There, statements go unnamed: parsed on every call.
+ * ("prepared statement already exists": each pg client believes it has not prepared it yet).
+ * There, every client sends its statements unnamed (parsed on every call): the pool's own queries
+ * and those of a client checked out of it alike.
  */
-class UnpreparedPool extends pg.Pool {
+class UnpreparedClient extends pg.Client {
   override query(...args: unknown[]): never {
     const [first, ...rest] = args;
     if (typeof first === "object" && first !== null && "name" in first) {
@@ -79,6 +81,22 @@ class UnpreparedPool extends pg.Pool {
     return (super.query as (...a: unknown[]) => never)(...args);
   }
 }
+
+/**
+ * A pool on `url`, as every process of ours opens one (a second pool on the same database, in a
+ * test standing for another replica, too): on the embedded database, of clients that prepare
+ * nothing (above); on PostgreSQL, a database that accepts no connection fails a request within
+ * seconds (a 503), never hangs it.
+ */
+export const openPool = (url: string, options: { embedded: boolean; max?: number }): pg.Pool => {
+  const pool = options.embedded
+    ? new pg.Pool({ connectionString: url, max: options.max ?? 4, Client: UnpreparedClient })
+    : new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
+  // An idle connection that the server drops (restart, failover, a test dropping its database)
+  // must not crash the process: the pool discards it and the next query opens a new one.
+  pool.on("error", () => {});
+  return pool;
+};
 
 /** How long a `gmi` command waits for a starting server (its first start seeds the demo). */
 const STARTING_WAIT_MS = 120_000;
@@ -133,13 +151,10 @@ const openEmbedded = async (options: DatabaseOptions): Promise<Embedded> => {
 export const openDatabase = async (options: DatabaseOptions): Promise<Database> => {
   const embedded = options.databaseUrl ? undefined : await openEmbedded(options);
   const url = options.databaseUrl ?? (embedded as Embedded).url;
-  const pool = embedded
-    ? new UnpreparedPool({ connectionString: url, max: options.poolSize ?? 4 })
-    : // A database that accepts no connection fails a request within seconds (a 503), never hangs it.
-      new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: 5_000 });
-  // An idle connection that the server drops (restart, failover, a test dropping its database)
-  // must not crash the process: the pool discards it and the next query opens a new one.
-  pool.on("error", () => {});
+  const pool = openPool(url, {
+    embedded: Boolean(embedded),
+    ...(options.poolSize ? { max: options.poolSize } : {}),
+  });
   return {
     url,
     pool,

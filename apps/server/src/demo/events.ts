@@ -28,7 +28,8 @@ const ABSENT_SEARCH_SHARE = 0.06;
 /**
  * How a title's demand moves over the window (p = 0 on the first day, 1 on the last): rising titles
  * take off over the last ~4 weeks (0.4 → 4), cooling ones fade over the same stretch (2.2 → 0.3), so
- * the 7-day pace against the 30-day baseline ends near 1.9 and 0.4: clearly rising, clearly cooling.
+ * the 7-day pace against the 30-day baseline ends near 1.75 and 0.38 (titles with 30 redirects or
+ * more in the 30 days, seed 1): clearly rising, clearly cooling.
  */
 export const trendFactor = (trend: Trend, p: number): number => {
   if (trend === "rising") return p < 0.7 ? 0.4 : 0.4 + ((p - 0.7) / 0.3) * 3.6;

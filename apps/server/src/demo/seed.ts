@@ -32,7 +32,7 @@ export const seedDemo = async (
     }
   }
   const report = await importLines(db, lines(), onLine);
-  const computed = await rollupDates(
+  const { computed } = await rollupDates(
     db,
     { end: options.endDate, days: options.rollupDays, force: true, today: todayOf(systemClock) },
     scoring,

@@ -9,11 +9,13 @@ export const MAX_JSON_DEPTH = 32;
 /**
  * Fastify's own JSON parser (prototype poisoning refused), plus a nesting bound checked once, at
  * parse time, so nothing after it (idempotency fingerprint, validation, logging) walks a body
- * thousands of levels deep: found by the contract fuzzer as a 500 on keyed batches.
+ * thousands of levels deep: found by the contract fuzzer as a 500 on keyed batches. It is the only
+ * parser: Fastify's `text/plain` one is removed, so a body of any other type, JSON bytes sent as
+ * `text/plain` included, is a 415 (errors.ts) rather than a string that fails validation as a 422.
  */
 export const jsonBodyPlugin = globalPlugin("json-body", async (app) => {
   const parse = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     "application/json",
     { parseAs: "string" },

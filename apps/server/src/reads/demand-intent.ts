@@ -1,5 +1,5 @@
 import type { contract } from "@gmi/contract";
-import { rankedListBody, searchList } from "./lists.js";
+import { rankedListBody, searchList, trendingList } from "./lists.js";
 import { gameConditionsMeta, snapshotMeta } from "./meta.js";
 import * as profiles from "./profiles.js";
 import type { Read } from "./read.js";
@@ -11,9 +11,9 @@ type Routes = typeof contract.demandIntent;
 export const searches: Read<Routes["searches"]> = (reads, { query }, caller) =>
   rankedListBody(reads, caller, query, searchList("demandIntent.searches", query.sort));
 
-/** `GET /demand-intent/searches/trending`: the search list by momentum. */
+/** `GET /demand-intent/searches/trending`: the search list by momentum, queries without one left out. */
 export const trending: Read<Routes["trending"]> = (reads, { query }, caller) =>
-  rankedListBody(reads, caller, query, searchList("demandIntent.trending", "momentum"));
+  rankedListBody(reads, caller, query, trendingList);
 
 /** `GET /demand-intent/searches/unmet`: the search list by unmet demand. */
 export const unmet: Read<Routes["unmet"]> = (reads, { query }, caller) =>

@@ -1,6 +1,6 @@
 import type { contract } from "@gmi/contract";
 import { gameHistoryBody } from "./history.js";
-import { rankedListBody, readLeaderboard } from "./lists.js";
+import { leaderboard, rankedListBody } from "./lists.js";
 import { snapshotMeta } from "./meta.js";
 import { listingRecommendation, profileOf } from "./profiles.js";
 import type { Read } from "./read.js";
@@ -10,12 +10,7 @@ type Routes = typeof contract.intelligence;
 
 /** `GET /intelligence`: the liquidity leaderboard. */
 export const list: Read<Routes["list"]> = (reads, { query }, caller) =>
-  rankedListBody(reads, caller, query, {
-    route: "intelligence.list",
-    kind: "leaderboard",
-    sort: query.sort,
-    read: (sql, snapshot, scope, request) => readLeaderboard(sql, snapshot, scope, query.sort, request),
-  });
+  rankedListBody(reads, caller, query, leaderboard(query.sort));
 
 /** `GET /intelligence/:id`: one game's liquidity profile. */
 export const get: Read<Routes["get"]> = async (reads, { params, query }) => {

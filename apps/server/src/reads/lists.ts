@@ -3,6 +3,7 @@ import type { z } from "zod";
 import {
   countLiquidityRanked,
   countSearchRanked,
+  countWithMomentum,
   type RankSlice,
   readLiquiditySlice,
   readSearchSlice,
@@ -27,9 +28,78 @@ import { rankedPageMeta } from "./meta.js";
 import { listPaging } from "./pages.js";
 import { snapshotFor } from "./snapshot.js";
 
+/** A list row and its place in the list's order (what a cursor resumes after). */
+type Placed<Row> = { row: Row; place: number };
+
 /**
- * Analytics cursors hold [snapshot date, rank]: a walk begun without `date` keeps reading the
- * snapshot it started on even when a newer rollup lands meanwhile, so its pages never shift.
+ * One ranked list of a snapshot: the leaderboard in a sort, or a search list. `route` binds its
+ * cursors, `name` tells its pages apart in the page cache, `sort` is its `meta.sort`; `count` says
+ * how many rows a scope holds, `slice` reads the rows of a rank range with their places.
+ */
+export type RankedList<Row, Sort extends string> = {
+  route: string;
+  name: string;
+  sort: Sort;
+  count: (sql: Sql, snapshotId: number, scope: number) => Promise<number>;
+  slice: (sql: Sql, snapshotId: number, scope: number, slice: RankSlice) => Promise<Placed<Row>[]>;
+};
+
+/** `GET /intelligence` in one sort: a row's place is its rank. */
+export const leaderboard = <Sort extends IntelligenceSort>(sort: Sort): RankedList<LiquidityRow, Sort> => ({
+  route: "intelligence.list",
+  name: `leaderboard|${sort}`,
+  sort,
+  count: (sql, snapshotId, scope) => countLiquidityRanked(sql, snapshotId, scope, sort),
+  slice: async (sql, snapshotId, scope, slice) =>
+    (await readLiquiditySlice(sql, snapshotId, scope, sort, slice)).map((entry) => {
+      const row = toLiquidityRow(entry.row, sort, entry.game.identity, toPricing(entry.game.prices));
+      return { row, place: row.rank };
+    }),
+});
+
+/** Search rows of a rank range of one order, placed in that order (their `rank` is the volume one). */
+const placedSearchRows = async (
+  sql: Sql,
+  snapshotId: number,
+  scope: number,
+  sort: SearchSort,
+  slice: RankSlice,
+): Promise<Placed<SearchRow>[]> =>
+  (await readSearchSlice(sql, snapshotId, scope, sort, slice)).map((row) => ({
+    row: toSearchRow(row, sort),
+    place: searchPlace(row, sort),
+  }));
+
+/** A search list in one order: `/searches` in the sort asked, `/unmet`. */
+export const searchList = <Sort extends SearchSort>(
+  route: string,
+  sort: Sort,
+): RankedList<SearchRow, Sort> => ({
+  route,
+  name: `search|${sort}`,
+  sort,
+  count: (sql, snapshotId, scope) => countSearchRanked(sql, snapshotId, scope, sort),
+  slice: (sql, snapshotId, scope, slice) => placedSearchRows(sql, snapshotId, scope, sort, slice),
+});
+
+/**
+ * `/trending`: the momentum order without the queries that have no momentum (no search in the 30
+ * days), which that order ranks last: a slice of it is the momentum order's, cut where they begin.
+ */
+export const trendingList: RankedList<SearchRow, "momentum"> = {
+  route: "demandIntent.trending",
+  name: "search|trending",
+  sort: "momentum",
+  count: countWithMomentum,
+  slice: async (sql, snapshotId, scope, slice) =>
+    (await placedSearchRows(sql, snapshotId, scope, "momentum", slice)).filter(
+      (placed) => placed.row.momentum.value !== null,
+    ),
+};
+
+/**
+ * Analytics cursors hold [snapshot date, rank]: a walk keeps reading the snapshot it started on
+ * even when a newer rollup lands meanwhile, so its pages never shift. The links pin the same date.
  */
 const cursorDate = (request: PageRequest): string | undefined => {
   if (request.mode !== "cursor" || request.after === null) return undefined;
@@ -50,100 +120,59 @@ const rankSlice = (request: PageRequest): RankSlice => {
   return { fromRank: rank + 1, count: fetchSize(request) };
 };
 
-const scopeOf = (consoleId: number | undefined) => consoleId ?? ALL_CONSOLES;
-
-/** A list row and its place in the list's order (what a cursor resumes after). */
-type Placed<Row> = { row: Row; place: number };
-
-export const readLeaderboard = async (
+/** The rows of one page of a list and the list's total. */
+const readPage = async <Row>(
   sql: Sql,
+  list: RankedList<Row, string>,
   snapshot: SnapshotRef,
   scope: number,
-  sort: IntelligenceSort,
   request: PageRequest,
-): Promise<Listed<Placed<LiquidityRow>>> => {
-  const [entries, total] = await Promise.all([
-    readLiquiditySlice(sql, snapshot.id, scope, sort, rankSlice(request)),
-    countLiquidityRanked(sql, snapshot.id, scope, sort),
-  ]);
-  return {
-    rows: entries.map((e) => {
-      const row = toLiquidityRow(e.row, sort, e.game.identity, toPricing(e.game.prices));
-      return { row, place: row.rank };
-    }),
-    total,
-  };
-};
-
-export const readSearchList = async (
-  sql: Sql,
-  snapshot: SnapshotRef,
-  scope: number,
-  sort: SearchSort,
-  request: PageRequest,
-): Promise<Listed<Placed<SearchRow>>> => {
+): Promise<Listed<Placed<Row>>> => {
   const [rows, total] = await Promise.all([
-    readSearchSlice(sql, snapshot.id, scope, sort, rankSlice(request)),
-    countSearchRanked(sql, snapshot.id, scope, sort),
+    list.slice(sql, snapshot.id, scope, rankSlice(request)),
+    list.count(sql, snapshot.id, scope),
   ]);
-  return { rows: rows.map((row) => ({ row: toSearchRow(row, sort), place: searchPlace(row, sort) })), total };
+  return { rows, total };
 };
-
-/**
- * Which ranked list of a snapshot: the leaderboard or a search list, in one sort. Cursors
- * are bound to `route`; pages are cached under `kind` and `sort`.
- */
-export type RankedList<Row, Sort extends string> = {
-  route: string;
-  kind: "leaderboard" | "search";
-  sort: Sort;
-  read: (
-    sql: Sql,
-    snapshot: SnapshotRef,
-    scope: number,
-    request: PageRequest,
-  ) => Promise<Listed<Placed<Row>>>;
-};
-
-/** A search list in one sort: the three search routes differ only in it (and in their route name). */
-export const searchList = <Sort extends SearchSort>(
-  route: string,
-  sort: Sort,
-): RankedList<SearchRow, Sort> => ({
-  route,
-  kind: "search",
-  sort,
-  read: (sql, snapshot, scope, request) => readSearchList(sql, snapshot, scope, sort, request),
-});
 
 /**
  * The answer of a ranked list endpoint (the leaderboard, the three search lists): the snapshot of
- * the period and date (a cursor keeps the date it started on), the page read through the page cache
- * (kept while the snapshot and the catalog it is joined with are unchanged), and
- * `{data, meta: {period, period_date, pagination, sort}, links}`.
+ * the period and date (a cursor keeps the date it started on; a `date` beside it must be that
+ * one), the page read through the page cache (kept while the snapshot and the catalog it is joined
+ * with are unchanged), and `{data, meta: {period, period_date, pagination, sort}, links}` whose
+ * links pin the snapshot's date.
  */
 export const rankedListBody = async <Row, Sort extends string>(
   reads: ReadDeps,
   caller: Caller,
-  query: z.infer<typeof ListQuerySchema>,
+  query: z.infer<typeof ListQuerySchema> & Record<string, unknown>,
   list: RankedList<Row, Sort>,
 ) => {
   const paging = listPaging(reads, caller, query, {
     route: list.route,
-    scope: { period: query.period, date: query.date, console_id: query.console_id, sort: list.sort },
+    scope: { period: query.period, console_id: query.console_id, sort: list.sort },
   });
-  const snapshot = await snapshotFor(reads, query.period, query.date ?? cursorDate(paging.request));
-  const scope = scopeOf(query.console_id);
+  const started = cursorDate(paging.request);
+  if (started !== undefined && query.date !== undefined && started !== query.date) {
+    throw validationFailed(
+      "query",
+      "cursor",
+      `walks the data of ${started}, not of date ${query.date}; restart from the first page`,
+    );
+  }
+  const snapshot = await snapshotFor(reads, query.period, query.date ?? started);
+  const scope = query.console_id ?? ALL_CONSOLES;
   const held = await reads.pageKey();
   const listed = await reads.pages.get(
-    `${list.kind}|${snapshot.id}|${scope}|${list.sort}|${JSON.stringify(paging.request)}|${held.key}`,
+    `${list.name}|${snapshot.id}|${scope}|${JSON.stringify(paging.request)}|${held.key}`,
     held.ttlMs,
-    () => list.read(reads.sql, snapshot, scope, paging.request),
+    () => readPage(reads.sql, list, snapshot, scope, paging.request),
   );
   const page = paging.page(
     listed,
     (placed) => positionOf(snapshot, placed.place),
     (placed) => placed.row,
+    { date: snapshot.date },
   );
   return { data: page.data, meta: rankedPageMeta(snapshot, page.pagination, list.sort), links: page.links };
 };

@@ -30,8 +30,8 @@ const query = (over: Partial<PaginationQuery> = {}): PaginationQuery => ({
 const rows = Array.from({ length: 30 }, (_, i) => ({ id: i + 1 }));
 
 describe("pagingOf", () => {
-  it("caps the page at the caller's plan and links under the caller's origin, path and query", () => {
-    const { request, page } = pagingOf(paging, caller("/api/v1/consoles?limit=100&x=1"), query(), {
+  it("caps the page at the caller's plan and links under the caller's origin and path, with the resolved query", () => {
+    const { request, page } = pagingOf(paging, caller("/api/v1/consoles?limit=100"), query(), {
       route: "consoles.list",
       scope: {},
     });
@@ -44,7 +44,7 @@ describe("pagingOf", () => {
     expect(built.data).toHaveLength(25);
     expect(built.pagination).toMatchObject({ mode: "page", page: 1, per_page: 25, total: 30, last_page: 2 });
     expect(built.links).toEqual({
-      next: "https://api.example/api/v1/consoles?limit=100&x=1&page=2",
+      next: "https://api.example/api/v1/consoles?limit=25&page=2&paginate=page",
       prev: null,
     });
   });

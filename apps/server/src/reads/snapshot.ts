@@ -19,9 +19,10 @@ export const notComputedYet = () =>
 
 /**
  * The snapshot a request reads: the requested date's, else the latest computed for the period that
- * is not in the future. A date without a snapshot (or after today) is a 422 naming `date` with the
- * dates really available, gaps shown; no snapshot at all (nothing rolled up yet) is a 503,
- * retryable once the rollup has run (docs/decisions.md).
+ * is not in the future and whose day had events (data/snapshots.ts). A date without a snapshot (or
+ * after today) is a 422 naming `date` with the dates really available, gaps shown; no default
+ * snapshot at all (nothing rolled up yet, or only days without events) is a 503, retryable once
+ * the rollup has run (docs/decisions.md).
  */
 const resolveSnapshot = async (
   sql: Sql,
@@ -33,7 +34,7 @@ const resolveSnapshot = async (
   const snapshot = date !== undefined && date > today ? null : await findSnapshot(sql, period, date, today);
   if (snapshot) return snapshot;
   const runs = await snapshotRuns(sql, period, today);
-  if (runs.length === 0) throw notComputedYet();
+  if (runs.length === 0 || date === undefined) throw notComputedYet();
   const why =
     date !== undefined && date > today ? `is in the future (today is ${today} UTC)` : "has no computed data";
   const message = `${why} for period ${period}; dates available: ${describeRuns(runs)}`;

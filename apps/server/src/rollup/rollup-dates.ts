@@ -1,12 +1,13 @@
 import type { Period } from "@gmi/contract";
-import { PERIODS } from "@gmi/contract";
-import { analyzeSnapshots, computedDates, latestEventDay } from "../data/snapshots.js";
+import { MIN_DATE, PERIODS } from "@gmi/contract";
+import { analyzeSnapshots, computedDates, eventDayRuns } from "../data/snapshots.js";
 import type { Database } from "../db/open.js";
 import { buildConditionRows } from "../domain/analytics/conditions.js";
+import { type DayRun, runsMeet } from "../domain/analytics/day-runs.js";
 import { buildLiquidityRows } from "../domain/analytics/liquidity.js";
 import { buildSearchRows } from "../domain/analytics/search-rows.js";
 import type { ScoringConfig } from "../domain/analytics/weights.js";
-import { addDays, type IsoDay } from "../domain/analytics/windows.js";
+import { addDays, type IsoDay, periodWindow } from "../domain/analytics/windows.js";
 import { loadEventAggregates } from "./analytics-aggregates.js";
 import { staleSnapshotDates } from "./cell-versions.js";
 import { refreshCells } from "./event-cells.js";
@@ -42,6 +43,7 @@ export const rollupDate = async (
 ): Promise<RollupResult> => {
   const started = performance.now();
   await refreshCells(db.pool);
+  const dayHasEvents = (await eventDayRuns(db.pool, periodWindow("day", date))).length > 0;
   const copy = !db.embedded;
   const events = loadEventAggregates(db.pool, date, { copy });
   const searchHalves = loadQueryAggregateHalves(db.pool, date, { copy });
@@ -66,7 +68,12 @@ export const rollupDate = async (
   // failed first) from going unobserved.
   for (const part of [...parts, cellsVersion]) part.catch(() => {});
   const write = (period: Period) =>
-    writeSnapshot(db, { period, date }, { parts, cellsVersion }, () => performance.now() - started);
+    writeSnapshot(
+      db,
+      { period, date },
+      { parts, cellsVersion, dayHasEvents },
+      () => performance.now() - started,
+    );
   if (db.embedded) {
     await settleAll(parts);
     for (const period of WRITE_ORDER) await write(period);
@@ -95,7 +102,11 @@ export type RollupResult = {
 const writeSnapshot = async (
   db: Database,
   key: { period: Period; date: IsoDay },
-  { parts, cellsVersion }: { parts: readonly Part[]; cellsVersion: Promise<number> },
+  {
+    parts,
+    cellsVersion,
+    dayHasEvents,
+  }: { parts: readonly Part[]; cellsVersion: Promise<number>; dayHasEvents: boolean },
   elapsedMs: () => number,
 ): Promise<void> => {
   await Promise.race(parts).catch(() => {});
@@ -110,7 +121,7 @@ const writeSnapshot = async (
           await snapshot.add(rowsFor(key.period));
         }),
       );
-      await snapshot.commit({ durationMs: elapsedMs(), cellsVersion: await cellsVersion });
+      await snapshot.commit({ durationMs: elapsedMs(), cellsVersion: await cellsVersion, dayHasEvents });
     } catch (error) {
       await snapshot.rollback();
       throw error;
@@ -131,8 +142,21 @@ const settleAll = async <T>(promises: readonly Promise<T>[]): Promise<T[]> => {
 /**
  * `today` is the server clock's UTC day: no date after it is rolled up (its windows would describe
  * days that have not happened), and the default end is the latest day with events up to it.
+ * `allowEmpty`: roll up dates whose 30-day window has no event too (else they are left out).
  */
-export type RollupPlan = { end?: IsoDay; days: number; force: boolean; today: IsoDay };
+export type RollupPlan = { end?: IsoDay; days: number; force: boolean; today: IsoDay; allowEmpty?: boolean };
+
+/** What a rollup did with each date asked for, and the days with events. */
+export type RollupReport = {
+  /** The dates computed, oldest first. */
+  computed: IsoDay[];
+  /** Dates left as they were: their snapshots exist and still describe the events (no `force`). */
+  upToDate: IsoDay[];
+  /** Dates left out because no event falls in their 30-day window (and `allowEmpty` was not set). */
+  withoutEvents: IsoDay[];
+  /** The days with events up to today, as runs: what a refusal names. */
+  eventRuns: DayRun[];
+};
 
 /** A rollup asked for a date after today: refused before any work. */
 export class FutureDateRefused extends Error {
@@ -148,23 +172,29 @@ export class FutureDateRefused extends Error {
 /**
  * Rolls up `days` dates ending at `end` (default: the latest day with events, not after today).
  * Incremental: a date whose three snapshots exist is skipped unless `force`, or unless events loaded
- * since changed the cells of its window. Returns the dates it computed. Throws FutureDateRefused
- * when `end` is after `today`.
+ * since changed the cells of its window. A date without any event in its 30-day window would be a
+ * snapshot of nothing: it is left out unless `allowEmpty`, and said so in the report. Throws
+ * FutureDateRefused when `end` is after `today`.
  */
 export const rollupDates = async (
   db: Database,
   plan: RollupPlan,
   scoring: ScoringConfig,
   onProgress: (progress: RollupProgress) => void = () => {},
-): Promise<IsoDay[]> => {
+): Promise<RollupReport> => {
   if (plan.end !== undefined && plan.end > plan.today) throw new FutureDateRefused(plan.end, plan.today);
-  const end = plan.end ?? (await latestEventDay(db.pool, plan.today));
-  if (!end) return [];
+  const eventRuns = await eventDayRuns(db.pool, { start: MIN_DATE, end: plan.today });
+  const end = plan.end ?? eventRuns.at(-1)?.last;
+  if (!end) return { computed: [], upToDate: [], withoutEvents: [], eventRuns };
   const wanted = Array.from({ length: plan.days }, (_, i) => addDays(end, i - plan.days + 1));
+  const withoutEvents = plan.allowEmpty
+    ? []
+    : wanted.filter((date) => !runsMeet(eventRuns, periodWindow("30d", date)));
+  const candidates = wanted.filter((date) => !withoutEvents.includes(date));
   // Events written outside the importer are rebuilt into cells first, so their days count as changed.
   if (!plan.force) await refreshCells(db.pool);
-  const done = plan.force ? new Set<IsoDay>() : await completeDates(db, wanted);
-  const todo = wanted.filter((d) => !done.has(d));
+  const done = plan.force ? new Set<IsoDay>() : await completeDates(db, candidates);
+  const todo = candidates.filter((d) => !done.has(d));
   for (const [index, date] of todo.entries()) {
     const { durationMs } = await rollupDate(db, date, scoring);
     onProgress({ date, index: index + 1, total: todo.length, durationMs });
@@ -172,7 +202,7 @@ export const rollupDates = async (
   // Fresh planner statistics for the new snapshot rows: with stale ones a 100-game profile read
   // measured 14 ms instead of 1 ms.
   if (todo.length > 0) await analyzeSnapshots(db.pool);
-  return todo;
+  return { computed: todo, upToDate: candidates.filter((d) => done.has(d)), withoutEvents, eventRuns };
 };
 
 /** Dates whose three snapshots exist and still describe the events (an import since makes them stale). */

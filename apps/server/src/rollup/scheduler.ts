@@ -1,5 +1,9 @@
 import type { Clock } from "../clock.js";
+import type { Database } from "../db/open.js";
+import type { ScoringConfig } from "../domain/analytics/weights.js";
+import type { IsoDay } from "../domain/analytics/windows.js";
 import { parseCron } from "../domain/schedule/cron.js";
+import { rollupDates } from "./rollup-dates.js";
 
 export type RollupScheduler = { stop(): Promise<void> };
 
@@ -40,4 +44,20 @@ export const startRollupScheduler = (
       await running;
     },
   };
+};
+
+/**
+ * What a scheduled run rolls up: the latest day with events up to `today` again (its events may
+ * still have been arriving), then any date of the 30 ending on it not computed yet. A date without
+ * an event in its 30-day window is left out, never written (so a quiet or future-less today never
+ * becomes a snapshot, let alone a default date); the run says which.
+ */
+export const scheduledRollup = async (
+  db: Database,
+  scoring: ScoringConfig,
+  today: IsoDay,
+): Promise<{ computed: IsoDay[]; withoutEvents: IsoDay[] }> => {
+  const latest = await rollupDates(db, { days: 1, force: true, today }, scoring);
+  const missing = await rollupDates(db, { days: 30, force: false, today }, scoring);
+  return { computed: [...latest.computed, ...missing.computed], withoutEvents: missing.withoutEvents };
 };

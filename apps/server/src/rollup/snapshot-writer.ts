@@ -50,8 +50,11 @@ export type SnapshotWrite = {
   id: number;
   /** Writes a part; parts added before the previous one is written wait their turn. */
   add(part: SnapshotPart): Promise<void>;
-  /** `cellsVersion`: the version of the cells its rows were read at (cell-versions.ts), if known. */
-  commit(done: { durationMs: number; cellsVersion?: number }): Promise<void>;
+  /**
+   * `cellsVersion`: the version of the cells its rows were read at (cell-versions.ts), if known;
+   * `dayHasEvents`: whether its date itself had events (a default date only then; true if not said).
+   */
+  commit(done: { durationMs: number; cellsVersion?: number; dayHasEvents?: boolean }): Promise<void>;
   rollback(): Promise<void>;
 };
 
@@ -86,12 +89,13 @@ export const beginSnapshot = async (
         written = written.then(() => writePart(client, id, part, options));
         return written;
       },
-      commit: async ({ durationMs, cellsVersion }) => {
+      commit: async ({ durationMs, cellsVersion, dayHasEvents = true }) => {
         await written;
         // computed_at is when the rows were all in, not when the transaction began.
         await client.query(
-          "UPDATE snapshots SET duration_ms = $2, cells_version = $3, computed_at = clock_timestamp() WHERE id = $1",
-          [id, Math.round(durationMs), cellsVersion ?? null],
+          `UPDATE snapshots SET duration_ms = $2, cells_version = $3, day_has_events = $4,
+             computed_at = clock_timestamp() WHERE id = $1`,
+          [id, Math.round(durationMs), cellsVersion ?? null, dayHasEvents],
         );
         await client.query("COMMIT");
       },

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "../../src/config.js";
 
 /** The server package's folder: children run there, as `pnpm start` and `pnpm gmi` run them. */
 export const serverDir = fileURLToPath(new URL("../..", import.meta.url));
@@ -57,16 +59,26 @@ export type ServerProcess = {
 };
 
 /**
- * Starts the server (`node --import tsx src/main.ts`: one process, so a signal reaches the server
- * itself) and resolves once its whole banner is out; rejects with its output if it exits first.
+ * How a test starts the server: `node` runs `node --import tsx src/main.ts` (one process, so a
+ * signal reaches the server itself); `pnpm start` runs it as a person does, from the repository,
+ * in a process group of its own as a terminal's foreground job (signal it with `-child.pid`).
  */
+const SERVER_COMMANDS = {
+  node: { file: process.execPath, args: ["--import", "tsx", "src/main.ts"], cwd: serverDir, group: false },
+  "pnpm start": { file: path.join(REPO_ROOT, "scripts/pnpm"), args: ["start"], cwd: REPO_ROOT, group: true },
+};
+
+/** Starts the server and resolves once its whole banner is out; rejects with its output if it exits first. */
 export const startServerProcess = (
   env: Record<string, string>,
   timeoutMs = 180_000,
+  how: keyof typeof SERVER_COMMANDS = "node",
 ): Promise<ServerProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      cwd: serverDir,
+    const command = SERVER_COMMANDS[how];
+    const child = spawn(command.file, command.args, {
+      cwd: command.cwd,
+      detached: command.group,
       env: childEnv({ PORT: "0", ...env }),
       stdio: ["ignore", "pipe", "pipe"],
     });

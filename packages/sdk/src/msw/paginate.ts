@@ -13,7 +13,8 @@ const decode = (text: string): unknown => {
   }
 };
 
-const PAGING = new Set(["limit", "page", "cursor", "paginate"]);
+/** Not part of a cursor's scope: the position, and the date (links pin it, as the server's do). */
+const PAGING = new Set(["limit", "page", "cursor", "paginate", "date"]);
 
 export interface ListQuery {
   limit: number;
@@ -25,7 +26,8 @@ export interface ListQuery {
 /**
  * Page and cursor pagination as the server does it (docs/decisions.md): the plan caps `limit`
  * silently, a cursor always means cursor mode, cursors are bound to their list and scope (a
- * transplanted one is a 422), cursor mode is forward only.
+ * transplanted one is a 422), cursor mode is forward only. Links repeat every parameter as resolved
+ * (`limit` the page size served) and pin the answer's `period_date`.
  */
 export const paginate = <Row>(
   route: RouteName,
@@ -41,10 +43,14 @@ export const paginate = <Row>(
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, value]) => `${key}=${value}`)
     .join("&");
+  const resolved: Record<string, unknown> = { ...query, limit: perPage, date: meta.period_date };
   const link = (changes: Record<string, string>) => {
-    const next = new URL(url.href);
-    next.searchParams.delete("page");
-    next.searchParams.delete("cursor");
+    const next = new URL(url.pathname, url.origin);
+    for (const [key, value] of Object.entries(resolved)) {
+      if (value !== undefined) next.searchParams.set(key, String(value));
+    }
+    // Only the position changes: a page link drops the cursor, a cursor link the page.
+    for (const key of ["page", "cursor"]) if (!(key in changes)) next.searchParams.delete(key);
     for (const [key, value] of Object.entries(changes)) next.searchParams.set(key, value);
     return next.href;
   };

@@ -35,7 +35,9 @@ const SEARCH_SORT = {
   volume: (a: SearchRow, b: SearchRow) =>
     b.search.search_count - a.search.search_count || byName(a.query, b.query),
   momentum: (a: SearchRow, b: SearchRow) =>
-    (b.momentum.value ?? -1) - (a.momentum.value ?? -1) || byName(a.query, b.query),
+    (b.momentum.value ?? -1) - (a.momentum.value ?? -1) ||
+    b.search.search_count - a.search.search_count ||
+    byName(a.query, b.query),
   unmet: (a: SearchRow, b: SearchRow) =>
     b.results.zero_result_share - a.results.zero_result_share ||
     b.search.search_count - a.search.search_count ||

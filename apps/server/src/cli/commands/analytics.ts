@@ -1,10 +1,10 @@
 import { systemClock } from "../../clock.js";
 import { loadConfig, scoringOf } from "../../config.js";
 import { countEvents } from "../../data/contents.js";
-import { latestEventDay } from "../../data/snapshots.js";
 import type { Database } from "../../db/open.js";
 import { DEMO_SCALES, type DemoScale, demoEventCount } from "../../demo/generate.js";
 import { seedDemo } from "../../demo/seed.js";
+import { describeRuns } from "../../domain/analytics/day-runs.js";
 import type { ScoringConfig } from "../../domain/analytics/weights.js";
 import { addDays, dayOf, type IsoDay, todayOf } from "../../domain/analytics/windows.js";
 import type { ImportReport } from "../../jobs/import.js";
@@ -47,29 +47,33 @@ const summary = (report: ImportReport) => {
   return { ...report, events, events_per_second: rate, durationMs: Math.round(report.durationMs) };
 };
 
-/** `gmi rollup [--date D] [--days N] [--force]`. */
+/** The days in a message: one date, or how many and their first and last. */
+const datesInWords = (dates: readonly IsoDay[]) =>
+  dates.length === 1 ? dates[0] : `${dates.length} dates (${dates[0]} .. ${dates.at(-1)})`;
+
+/** `gmi rollup [--date D] [--days N] [--force] [--allow-empty]`. */
 export const rollupCommand = async (args: string[], ctx: Context) => {
   const flags = parseFlags(args, {
     date: { type: "string" },
     days: { type: "string" },
     force: { type: "boolean" },
+    "allow-empty": { type: "boolean" },
   });
   const days = flags.days === undefined ? 1 : positiveInt("days", flags.days);
   const today = todayOf(systemClock);
   const requested = isoDate("date", flags.date);
   if (requested !== undefined && requested > today)
     throw new CliError("usage", `--date ${new FutureDateRefused(requested, today).message}`);
-  const end = requested ?? (await latestEventDay(ctx.db.pool, today));
-  if (!end) {
-    throw new CliError(
-      "invalid_state",
-      `nothing to roll up: the database has no events; load some with \`${ctx.cli} import FILE\` (or \`${ctx.cli} seed --demo\`)`,
-    );
-  }
   const bar = progressBar("rollup");
-  const computed = await rollupDates(
+  const report = await rollupDates(
     ctx.db,
-    { end, days, force: Boolean(flags.force), today },
+    {
+      ...(requested ? { end: requested } : {}),
+      days,
+      force: Boolean(flags.force),
+      today,
+      allowEmpty: Boolean(flags["allow-empty"]),
+    },
     ctx.scoring,
     (p) => {
       bar.update(p.index, p.total, "dates");
@@ -78,19 +82,29 @@ export const rollupCommand = async (args: string[], ctx: Context) => {
     },
   );
   bar.done();
-  const done = new Set(computed);
-  const skipped = Array.from({ length: days }, (_, i) => addDays(end, i - days + 1)).filter(
-    (d) => !done.has(d),
-  );
-  if (!ctx.json && skipped.length > 0) {
-    const which =
-      skipped.length === 1 ? skipped[0] : `${skipped.length} dates (${skipped[0]} .. ${skipped.at(-1)})`;
-    const again = `${ctx.cli} rollup${flags.date ? ` --date ${end}` : ""}${flags.days ? ` --days ${days}` : ""} --force`;
-    ctx.io.stdout(
-      `${computed.length === 0 ? "nothing to roll up: " : ""}${which} already rolled up, skipped; to compute again (after late events): ${again}\n`,
+  const { computed, upToDate, withoutEvents, eventRuns } = report;
+  if (eventRuns.length === 0 && computed.length === 0) {
+    throw new CliError(
+      "invalid_state",
+      `nothing to roll up: the database has no events; load some with \`${ctx.cli} import FILE\` (or \`${ctx.cli} seed --demo\`)`,
     );
   }
-  return { computed, skipped };
+  if (withoutEvents.length > 0) {
+    const [its, it] = withoutEvents.length === 1 ? ["its", "it"] : ["their", "them"];
+    const why =
+      `${datesInWords(withoutEvents)}: no event in ${its} 30-day window, so no snapshot of ${it} ` +
+      `(events exist on ${describeRuns(eventRuns)}); to write ${it} anyway (read only by date, never a default): add --allow-empty`;
+    // Nothing else asked for: a refusal. Beside dates rolled up or up to date: a note.
+    if (computed.length + upToDate.length === 0) throw new CliError("invalid_state", `refused: ${why}`);
+    if (!ctx.json) ctx.io.stdout(`skipped ${why}\n`);
+  }
+  if (!ctx.json && upToDate.length > 0) {
+    const again = `${ctx.cli} rollup${requested ? ` --date ${requested}` : ""}${flags.days ? ` --days ${days}` : ""} --force`;
+    ctx.io.stdout(
+      `${computed.length === 0 ? "nothing to roll up: " : ""}${datesInWords(upToDate)} already rolled up, skipped; to compute again (after late events): ${again}\n`,
+    );
+  }
+  return { computed, skipped: upToDate, without_events: withoutEvents };
 };
 
 const parseScale = (value: string | undefined): DemoScale | number => {

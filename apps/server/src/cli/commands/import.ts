@@ -38,11 +38,13 @@ const n = (value: number) => value.toLocaleString("en");
 const summaryLine = (s: ReturnType<typeof summaryOf>) => {
   const catalog = s.counts.console + s.counts.game;
   const removals = s.removals_recorded > 0 ? ` (${n(s.removals_recorded)} recording an alert's removal)` : "";
+  // Only new events and recorded removals change what a rollup computes (catalog lines are read live).
+  const forRollup = s.new + s.removals_recorded > 0 ? "; the next rollup includes them" : "";
   return (
     `${s.file}: ${n(s.lines)} lines: ${n(s.new)} new events, ${n(s.duplicates)} duplicates${removals}, ` +
     `${n(s.rejected)} rejected` +
     (catalog > 0 ? `, ${n(s.counts.console)} consoles and ${n(s.counts.game)} games upserted` : "") +
-    ` in ${(s.duration_ms / 1000).toFixed(1)} s (${n(s.lines_per_second)} lines/s); the next rollup includes them\n`
+    ` in ${(s.duration_ms / 1000).toFixed(1)} s (${n(s.lines_per_second)} lines/s)${forRollup}\n`
   );
 };
 

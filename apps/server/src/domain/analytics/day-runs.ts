@@ -1,4 +1,4 @@
-import type { IsoDay } from "./windows.js";
+import type { DayWindow, IsoDay } from "./windows.js";
 
 /** Consecutive days, both ends included. */
 export type DayRun = { first: IsoDay; last: IsoDay };
@@ -20,3 +20,7 @@ export const describeRuns = (runs: readonly DayRun[]): string => {
   const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
   return older > 0 ? `${list} (and ${older} older ${older === 1 ? "run" : "runs"})` : (list as string);
 };
+
+/** Whether a day of the runs falls inside `window`. */
+export const runsMeet = (runs: readonly DayRun[], window: DayWindow): boolean =>
+  runs.some((run) => run.first <= window.end && run.last >= window.start);

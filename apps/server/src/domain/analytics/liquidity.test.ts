@@ -39,8 +39,8 @@ const D = game({
   consoleId: 2,
   redirects: 5,
   distinctUsers: 4,
-  redirects7d: 42,
-  redirects30d: 157,
+  redirects7d: 14,
+  redirects30d: 50,
 });
 
 const pick = (rows: LiquiditySnapshotFields[], scope: number, gameId: number) =>

@@ -11,38 +11,28 @@ export type MomentumCounts = {
   last30d: number;
 };
 
-/** The recent window: the 7d period's days, D-6..D. */
-export const RECENT_DAYS = PERIOD_DAYS["7d"];
-/** The baseline: the days of the 30-day window before the recent 7, D-29..D-7 (23). */
-export const BASELINE_DAYS = PERIOD_DAYS["30d"] - RECENT_DAYS;
+/** The recent window, D-6..D, and the baseline, D-29..D: the 7d and 30d periods' days. */
+const RECENT_DAYS = PERIOD_DAYS["7d"];
+const BASELINE_DAYS = PERIOD_DAYS["30d"];
+
+/** Label thresholds in hundredths (1.2 and 0.8), so the comparison below stays in integers. */
+const RISING_AT = 120;
+const STEADY_FROM = 80;
 
 /**
- * The fewest events in the baseline that make one: with 1 search in 23 days, 3 this week read as a
- * pace of 9.86 and filled the top of `/trending` with queries of 3 searches. Below it there is no
- * baseline (`unknown`); the same 5 as the unmet list's minimum search count.
- */
-export const MOMENTUM_MIN_BASELINE = 5;
-
-/** Label thresholds in tenths (1.2 and 0.8), so the comparison below stays in integers. */
-const RISING_AT_TENTHS = 12;
-const STEADY_FROM_TENTHS = 8;
-
-/**
- * The recent 7-day pace against the baseline's pace: (recent / 7) / (baseline / 23), where the
- * baseline is the 30-day window without the recent 7 days (D-29..D-7). The two do not overlap: an
- * overlapping baseline gave every new query a pace of 30/7 ("rising") from its very first search,
- * so nothing ever lacked a baseline and `/trending` was the volume list. Fewer than
- * MOMENTUM_MIN_BASELINE events before the recent week means no baseline: `unknown`, value null. The label is decided on the exact ratio of the
- * integer counts: 23·r / (7·b) >= 1.2 ⇔ 230·r >= 84·b, so a pace of exactly 1.2 (or 0.8) is never
- * pushed to the wrong side by binary rounding. The published value is then rounded to 4 decimals.
+ * The interface's definition: the trailing 7-day daily pace divided by the 30-day baseline,
+ * (n7 / 7) ÷ (n30 / 30) = 30·n7 / (7·n30), the baseline being the whole 30 days ending on D (the
+ * recent week included). No event in those 30 days means no baseline: `unknown`, value null. The
+ * label is decided on the exact ratio of the integer counts: 30·n7 / (7·n30) >= 1.2 ⇔
+ * 300·n7 >= 84·n30, so a pace of exactly 1.2 (or 0.8) is never pushed to the wrong side by binary
+ * rounding. The published value is then rounded to 4 decimals.
  */
 export const momentum = ({ recent7d, last30d }: MomentumCounts): Momentum => {
-  const baseline = last30d - recent7d;
-  if (baseline < MOMENTUM_MIN_BASELINE) return { value: null, label: "unknown" };
-  const value = round4((BASELINE_DAYS * recent7d) / (RECENT_DAYS * baseline));
-  const pace = 10 * BASELINE_DAYS * recent7d;
-  if (pace >= RISING_AT_TENTHS * RECENT_DAYS * baseline) return { value, label: "rising" };
-  if (pace >= STEADY_FROM_TENTHS * RECENT_DAYS * baseline) return { value, label: "steady" };
+  if (last30d === 0) return { value: null, label: "unknown" };
+  const value = round4((BASELINE_DAYS * recent7d) / (RECENT_DAYS * last30d));
+  const pace = 100 * BASELINE_DAYS * recent7d;
+  if (pace >= RISING_AT * RECENT_DAYS * last30d) return { value, label: "rising" };
+  if (pace >= STEADY_FROM * RECENT_DAYS * last30d) return { value, label: "steady" };
   return { value, label: "cooling" };
 };
 

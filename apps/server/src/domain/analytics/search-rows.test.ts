@@ -78,13 +78,13 @@ describe("search rows: figures", () => {
     expect(row("zelda")).toMatchObject({ mobileShare: 0.5, avgResultCount: 1, zeroResultShare: 0.5 });
   });
 
-  it("momentum against the 23 days before the recent 7: mario 23·35/(7·65) = 1.7692 rising, kirby 1 steady, metroid .8214 steady, sonic .3651 cooling, zelda unknown", () => {
+  it("momentum against the whole 30 days: mario 30·35/(7·100) = 1.5 rising, kirby 1 steady, metroid .8571 steady, sonic .4286 cooling, zelda unknown", () => {
     expect(rows.map((r) => [r.query, r.momentumValue, r.momentumLabel])).toEqual([
-      ["mario", 1.7692, "rising"],
+      ["mario", 1.5, "rising"],
       ["kirby", 1, "steady"],
       ["zelda", null, "unknown"],
-      ["sonic", 0.3651, "cooling"],
-      ["metroid", 0.8214, "steady"],
+      ["sonic", 0.4286, "cooling"],
+      ["metroid", 0.8571, "steady"],
     ]);
   });
 
@@ -111,13 +111,14 @@ describe("search rows: ranks", () => {
     ]);
   });
 
-  it("momentum: value desc; no baseline → no rank", () => {
-    expect(Object.fromEntries(rows.map((r) => [r.query, r.rankMomentum]))).toEqual({
-      mario: 1,
-      kirby: 2,
-      metroid: 3,
-      sonic: 4,
-      zelda: null,
+  it("momentum: value desc, every row ranked, no baseline last", () => {
+    // mario 30·35/(7·100) = 1.5, kirby 1, metroid 0.8571, sonic 0.4286, zelda null (no search in 30 days).
+    expect(Object.fromEntries(rows.map((r) => [r.query, [r.momentumValue, r.rankMomentum]]))).toEqual({
+      mario: [1.5, 1],
+      kirby: [1, 2],
+      metroid: [0.8571, 3],
+      sonic: [0.4286, 4],
+      zelda: [null, 5],
     });
   });
 
@@ -160,6 +161,26 @@ describe("search rows: ranks", () => {
       [...scoped].sort((x, y) => (x[key] ?? 0) - (y[key] ?? 0)).map((r) => r.query);
     expect(order("rankUnmet")).toEqual(["c", "a", "b"]);
     expect(order("rankMomentum")).toEqual(["c", "a", "b"]);
+  });
+
+  it("orders momentum ties by count then query, not by distinct users; a null momentum after 0", () => {
+    const scoped = scoreSearchScope(
+      0,
+      [
+        query({ query: "none", searchCount: 50, searches7d: 0, searches30d: 0 }),
+        query({ query: "b", searchCount: 10, distinctUsers: 9, searches7d: 7, searches30d: 30 }),
+        query({ query: "a", searchCount: 10, distinctUsers: 1, searches7d: 7, searches30d: 30 }),
+        query({ query: "gone", searchCount: 1, searches7d: 0, searches30d: 4 }),
+      ],
+      { unmetMinSearches: 5 },
+    );
+    const byMomentum = [...scoped].sort((x, y) => (x.rankMomentum ?? 0) - (y.rankMomentum ?? 0));
+    expect(byMomentum.map((r) => [r.query, r.momentumValue])).toEqual([
+      ["a", 1],
+      ["b", 1],
+      ["gone", 0],
+      ["none", null],
+    ]);
   });
 });
 
@@ -217,7 +238,7 @@ describe("search rows: orders on many ties", () => {
     const distinctUsers = 1 + next(searchCount);
     const zeroResultCount = next(2) * next(searchCount + 1);
     const searches7d = next(3);
-    // A baseline of 0..8 searches: about half reach the momentum minimum of 5.
+    // 0..8 searches in the rest of the 30 days: a few queries have none at all (null momentum).
     const searches30d = searches7d + next(9);
     queries.set(
       text,
@@ -248,11 +269,15 @@ describe("search rows: orders on many ties", () => {
     expect(scored.map((r) => r.rankVolume)).toEqual(scored.map((_, i) => i + 1));
   });
 
-  it("momentum: value desc, then the volume order", () => {
+  it("momentum: every row, value desc with nulls last, count desc, query", () => {
+    expect(scored.some((r) => r.momentumValue === null)).toBe(true);
     expectRanks(
       "rankMomentum",
-      (r) => r.momentumValue !== null,
-      (a, b) => (b.momentumValue ?? 0) - (a.momentumValue ?? 0) || volume(a, b),
+      () => true,
+      (a, b) =>
+        (b.momentumValue ?? -1) - (a.momentumValue ?? -1) ||
+        b.searchCount - a.searchCount ||
+        cmp(a.query, b.query),
     );
   });
 

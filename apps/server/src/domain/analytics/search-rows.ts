@@ -43,7 +43,7 @@ type Row = SearchSnapshotFields;
 /**
  * The three orders, written out for the reader (docs/scoring.md):
  * - volume: search count desc, distinct users desc, query asc;
- * - momentum: momentum value desc, then volume order;
+ * - momentum: momentum value desc (null last), search count desc, query asc;
  * - unmet: zero-result share desc, search count desc, query asc.
  * Every one ends on the query, unique within a scope, so ranks are total and stable. They are
  * computed below as stable sorts on numeric keys over a list already in query order, the least
@@ -58,10 +58,11 @@ const volumeOrder = (rows: readonly Row[]) =>
     stableSortDescBy(rows, (r) => r.distinctUsers),
     (r) => r.searchCount,
   );
-const momentumOrder = (volume: readonly Row[]) =>
+/** Every row: `/trending` is the same order without its null tail (reads/lists.ts, trendingList). */
+const momentumOrder = (rows: readonly Row[]) =>
   stableSortDescBy(
-    volume.filter((r) => r.momentumValue !== null),
-    (r) => r.momentumValue as number,
+    stableSortDescBy(rows, (r) => r.searchCount),
+    (r) => r.momentumValue ?? Number.NEGATIVE_INFINITY,
   );
 const unmetOrder = (rows: readonly Row[], minSearches: number) =>
   stableSortDescBy(
@@ -131,11 +132,11 @@ export const scoreSearchScope = (
   }
   const unmet = unmetOrder(rows, config.unmetMinSearches);
   const volume = volumeOrder(rows);
-  const trending = momentumOrder(volume);
+  const byMomentum = momentumOrder(rows);
   assignRanks(volume, (r, rank) => {
     r.rankVolume = rank;
   });
-  assignRanks(trending, (r, rank) => {
+  assignRanks(byMomentum, (r, rank) => {
     r.rankMomentum = rank;
   });
   assignRanks(unmet, (r, rank) => {

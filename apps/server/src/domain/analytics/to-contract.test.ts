@@ -110,12 +110,12 @@ describe("to-contract mappers produce rows the contract accepts", () => {
         {
           scopeConsoleId: 0,
           query: "chrono trigger snes",
-          searchCount: 9,
-          pricingCount: 6,
-          siteSearchCount: 3,
-          distinctUsers: 7,
-          mobileCount: 6,
-          resultCountSum: 99,
+          searchCount: 4,
+          pricingCount: 3,
+          siteSearchCount: 1,
+          distinctUsers: 3,
+          mobileCount: 2,
+          resultCountSum: 44,
           zeroResultCount: 1,
           searches7d: 0,
           searches30d: 0,
@@ -128,8 +128,13 @@ describe("to-contract mappers produce rows the contract accepts", () => {
       rank: 1,
       demand_score: 100,
     });
-    expect(toSearchRow(search, "unmet").rank).toBe(1);
-    expect(() => toSearchRow(search, "momentum")).toThrow(RangeError);
+    // No search in 30 days: no momentum, yet a place on the momentum list (last).
+    expect(toSearchRow(search, "momentum")).toMatchObject({
+      rank: 1,
+      momentum: { value: null, label: "unknown" },
+    });
+    // Below the unmet minimum of 5 searches: not on that list.
+    expect(() => toSearchRow(search, "unmet")).toThrow(RangeError);
   });
 
   it("maps condition rows (any stored order) into the contract's four rows in rank order", () => {

@@ -7,7 +7,6 @@ import {
   daysBetween,
   eachDay,
   isWatchActive,
-  momentumWindows,
   periodWindow,
   toInstantWindow,
   windowLength,
@@ -43,13 +42,6 @@ describe("period windows", () => {
     expect(periodWindow("7d", "2026-11-20")).toEqual({ start: "2026-11-14", end: "2026-11-20" });
     expect(periodWindow("30d", "2026-11-20")).toEqual({ start: "2026-10-22", end: "2026-11-20" });
     expect(windowLength(periodWindow("30d", "2026-03-01"))).toBe(30);
-  });
-
-  it("momentum windows: the recent 7 days ending on D, the baseline the 23 days before them", () => {
-    expect(momentumWindows("2026-01-03")).toEqual({
-      recent: { start: "2025-12-28", end: "2026-01-03" },
-      baseline: { start: "2025-12-05", end: "2025-12-27" },
-    });
   });
 
   it("gives half-open instants: from D-6 00:00Z to D+1 00:00Z", () => {

@@ -53,16 +53,6 @@ export const trailingWindow = (end: IsoDay, days: number): DayWindow => {
 export const periodWindow = (period: Period, end: IsoDay): DayWindow =>
   trailingWindow(end, PERIOD_DAYS[period]);
 
-/**
- * Momentum always compares the 7 days ending on D with the rest of the 30 days ending on D (the 23
- * days before the recent 7: the two never overlap), whatever period was asked for: a `day`
- * leaderboard still says whether a title is rising.
- */
-export const momentumWindows = (end: IsoDay): { recent: DayWindow; baseline: DayWindow } => ({
-  recent: trailingWindow(end, PERIOD_DAYS["7d"]),
-  baseline: trailingWindow(addDays(end, -PERIOD_DAYS["7d"]), PERIOD_DAYS["30d"] - PERIOD_DAYS["7d"]),
-});
-
 export const toInstantWindow = (window: DayWindow): InstantWindow => ({
   from: dayStart(window.start),
   to: dayStart(addDays(window.end, 1)),

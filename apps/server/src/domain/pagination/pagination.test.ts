@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../errors.js";
 import { CURSOR_MAX_AGE_MS, decodeCursor, encodeCursor } from "./cursor.js";
-import { buildLinks } from "./links.js";
+import { buildLinks, linkQuery } from "./links.js";
 import { buildPage, resolvePageRequest } from "./page.js";
 
 const SECRET = "unit-secret-unit-secret-unit-secret";
@@ -86,15 +86,26 @@ describe("buildPage", () => {
 });
 
 describe("links", () => {
-  it("are absolute and keep the other query parameters", () => {
-    const query = new URLSearchParams("limit=5&page=2&sort=demand&cursor=old");
+  it("are absolute, repeat the resolved parameters with the pinned ones over them, and set only the position", () => {
+    const query = linkQuery(
+      {
+        period: "7d",
+        date: undefined,
+        console_id: undefined,
+        limit: 5,
+        page: 2,
+        cursor: "old",
+        sort: "demand",
+      },
+      { date: "2026-11-19" },
+    );
     expect(
-      buildLinks("https://api.example.com", "/api/v1/x", query, { next: { page: 3 }, prev: null }),
+      buildLinks("https://api.example.com", "/api/v1/x", query, { next: { page: 3 }, prev: { page: 1 } }),
     ).toEqual({
-      next: "https://api.example.com/api/v1/x?limit=5&page=3&sort=demand",
-      prev: null,
+      next: "https://api.example.com/api/v1/x?period=7d&date=2026-11-19&limit=5&page=3&sort=demand",
+      prev: "https://api.example.com/api/v1/x?period=7d&date=2026-11-19&limit=5&page=1&sort=demand",
     });
-    const cursorLink = buildLinks("http://h:1", "/p", new URLSearchParams("limit=5&page=4"), {
+    const cursorLink = buildLinks("http://h:1", "/p", linkQuery({ limit: 5, page: 4, paginate: "page" }), {
       next: { cursor: "a.b" },
       prev: null,
     });
