@@ -7,6 +7,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import Fastify from "fastify";
+import pg from "pg";
 
 /** One request as sent: the same bytes go to the app and to its twin. */
 export type LoadRequest = { method: string; path: string; headers: Record<string, string>; body?: string };
@@ -90,23 +91,37 @@ export const loadChild = () =>
     process.send?.(answer);
   });
 
-/** Starts the bare twin: one Fastify route per method answering the recorded answer asked for. */
-export const startTwin = async (entry: string, answersFile: string) => {
-  const child = fork(entry, ["--twin", answersFile], { execArgv: process.execArgv });
+/**
+ * Starts the bare twin: one Fastify route per method answering the recorded answer asked for.
+ * `databaseUrl`: the twin first makes one PostgreSQL round trip per request (below).
+ */
+export const startTwin = async (entry: string, answersFile: string, databaseUrl?: string) => {
+  const args = ["--twin", answersFile, ...(databaseUrl ? [databaseUrl] : [])];
+  const child = fork(entry, args, { execArgv: process.execArgv });
   const { port } = await onceMessage<{ port: number }>(child);
   return { child, url: `http://127.0.0.1:${port}` };
 };
 
-export const twinChild = async (answersFile: string) => {
-  const answers = JSON.parse(readFileSync(answersFile, "utf8")) as Answer[];
+/** The twin's one round trip: a prepared one-row SELECT by primary key, as cheap as a read gets. */
+const TWIN_READ = "SELECT id, display_game_name FROM games WHERE id >= $1 ORDER BY id LIMIT 1";
+
+/** The twin's process (`--twin <answers file> [<database URL>]` on the bench's command line). */
+export const twinChild = async (argv: string[]) => {
+  const at = argv.indexOf("--twin");
+  const answers = JSON.parse(readFileSync(argv[at + 1] ?? "", "utf8")) as Answer[];
+  const databaseUrl = argv[at + 2];
+  // The server's own pool size (db/open.ts), so both wait alike for a connection.
+  const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 10 }) : null;
   const app = Fastify();
   // Parses the body like any route, then answers the recorded body, which Fastify serializes.
   const handler = async (
     request: { headers: Record<string, unknown> },
     reply: import("fastify").FastifyReply,
   ) => {
-    const answer = answers[Number(request.headers[ANSWER_HEADER])];
+    const index = Number(request.headers[ANSWER_HEADER]);
+    const answer = answers[index];
     if (!answer) return reply.status(500).send({ error: "no such answer" });
+    if (pool) await pool.query({ name: "twin_read", text: TWIN_READ, values: [index % 2_000] });
     return reply.status(answer.status).send(answer.body);
   };
   app.get("/*", handler);

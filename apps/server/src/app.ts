@@ -166,7 +166,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     },
   });
   // Kept answers go out before validation and the handler (routes registered after this).
-  await app.register(earlyAnswersPlugin, { answers: responses, routes });
+  await app.register(earlyAnswersPlugin, {
+    answers: responses,
+    routes,
+    onLookup: (kept) => metrics.recordKeptAnswer(kept),
+  });
   // Every read cache is built here, once, and shared by the routes (docs/architecture.md, Caches).
   await registerContractRoutes(app, {
     reads: readDeps({

@@ -33,6 +33,8 @@ export type Metrics = {
   observeRollup(durationMs: number, outcome: "success" | "failure"): void;
   /** Called by the plugin for every response. */
   recordResponse(response: ResponseSample): void;
+  /** A GET of the contract looked up in the response cache: answered from it (`kept`) or not. */
+  recordKeptAnswer(kept: boolean): void;
 };
 
 export type ResponseSample = {
@@ -148,8 +150,26 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
     registers,
   });
 
+  // Plain numbers read at scrape time, like the HTTP tallies: this runs on every cached read.
+  const lookups = { hit: 0, miss: 0 };
+  new Counter({
+    name: "gmi_response_cache_lookups_total",
+    help: "GETs of the contract by whether a kept answer served them (hit) or the read ran (miss; /me always)",
+    labelNames: ["outcome"] as const,
+    registers,
+    collect() {
+      this.reset();
+      this.inc({ outcome: "hit" }, lookups.hit);
+      this.inc({ outcome: "miss" }, lookups.miss);
+    },
+  });
+
   return {
     registry,
+    recordKeptAnswer: (kept) => {
+      if (kept) lookups.hit++;
+      else lookups.miss++;
+    },
     observeRollup: (durationMs, outcome) => rollupRuns.observe({ outcome }, durationMs / 1000),
     recordResponse: (r) => {
       http.record(r.method, r.route, r.status, r.durationMs / 1000);
