@@ -29,22 +29,12 @@
  * settings, e.g. '{"DATABASE_READ_URL":"..."}').
  */
 import type { ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PlanSlug } from "@gmi/contract";
-import { PLANS, SCOPES } from "@gmi/contract";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { createOrganization, ensurePlans } from "../src/data/accounts.js";
-import { issueApiKey } from "../src/data/keys.js";
-import { migrate, migrationNames } from "../src/db/migrate.js";
-import { openDatabase } from "../src/db/open.js";
-import { seedDemo } from "../src/demo/seed.js";
-import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
-import { startPostgres } from "../test/faults/processes.js";
 import { backendCpuMs } from "./backend-cpu.js";
 import {
   ANSWER_HEADER,
@@ -58,7 +48,15 @@ import {
   twinChild,
 } from "./children.js";
 import { type ServerChild, startServer } from "./server-child.js";
-import { type WideCatalog, wideTraffic, wideUrls } from "./wide-mix.js";
+import {
+  adminServer,
+  benchDatabase,
+  createKeys,
+  pgClient,
+  readCatalog,
+  WIDE_PLANS,
+} from "./wide-database.js";
+import { wideTraffic, wideUrls } from "./wide-mix.js";
 
 const entry = fileURLToPath(import.meta.url);
 const env = process.env;
@@ -70,132 +68,9 @@ const zipfS = Number(env.BENCH_WIDE_ZIPF ?? 1);
 const redisUrl = env.BENCH_REDIS_URL ?? env.TEST_REDIS_URL;
 const serverEnv = JSON.parse(env.BENCH_SERVER_ENV ?? "{}") as Record<string, string>;
 
-/** What the template holds: change it and a new template is seeded. */
-const SEED = { scale: "small", seed: 1, endDate: "2026-11-20", rollupDays: 31 } as const;
 /** Requests per list: more than a phase sends at the twin's rate, so no list loops. */
 const LIST_LENGTH = 200_000;
 const METRICS_TOKEN = "bench-wide-metrics-token";
-
-/**
- * The 20 metered keys: five organizations per plan, on plans of the bench's own with each real
- * plan's page and batch caps (so answers are kept per cap, as they are for real customers) and its
- * kind of quota (hard-capped, or unmetered for Enterprise), but rate windows out of reach: the real
- * Free plan's 30 a minute would turn the load into 429s.
- */
-const WIDE_PLANS = (["free", "starter", "pro", "enterprise"] as const).map((plan) => ({
-  slug: `wide-${plan}`,
-  real: PLANS[plan],
-  quota: PLANS[plan].monthly_quota === null ? null : 1_000_000_000,
-}));
-const KEYS_PER_PLAN = 5;
-
-const pgClient = async (url: string) => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  return client;
-};
-
-/** The admin server to work on: the one given, or (BENCH_OWN_POSTGRES) one of the bench's own. */
-const adminServer = async () => {
-  if (env.BENCH_OWN_POSTGRES) {
-    const own = await startPostgres({
-      settings: { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "top" },
-    });
-    return { url: own.url, close: () => own.close() };
-  }
-  const url = env.BENCH_DATABASE_URL ?? env.TEST_DATABASE_URL;
-  if (!url) throw new Error("Set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL admin URL)");
-  return { url, close: async () => {} };
-};
-
-const withDatabase = (adminUrl: string, name: string) => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
-
-/**
- * A database of this run's own, copied from the seeded template (built first when missing: about
- * half a minute). Built under a temporary name and renamed when complete, so a run that dies
- * half way leaves no template behind that looks complete.
- */
-const benchDatabase = async (admin: pg.Client, adminUrl: string) => {
-  const hash = createHash("sha1")
-    .update(JSON.stringify({ SEED, migrations: await migrationNames() }))
-    .digest("hex")
-    .slice(0, 10);
-  const template = `gmi_wide_template_${hash}`;
-  const exists = async (name: string) =>
-    (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
-  if (env.BENCH_FRESH) await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
-  if (!(await exists(template))) {
-    const building = `${template}_building_${process.pid}`;
-    await admin.query(`CREATE DATABASE ${building}`);
-    const url = withDatabase(adminUrl, building);
-    await migrate(url);
-    const db = await openDatabase({ databaseUrl: url, dataDir: "" });
-    try {
-      await ensurePlans(db.pool);
-      await seedDemo(db, DEFAULT_SCORING, SEED);
-      await db.pool.query("VACUUM ANALYZE");
-    } finally {
-      await db.close();
-    }
-    await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
-  }
-  const name = `gmi_wide_${process.pid}_${Date.now().toString(36)}`;
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-  return {
-    name,
-    url: withDatabase(adminUrl, name),
-    drop: () => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
-};
-
-/** The plans, organizations and keys of the run; returns the keys, and one to record answers with. */
-const createKeys = async (sql: pg.Pool): Promise<string[]> => {
-  const keys: string[] = [];
-  for (const plan of WIDE_PLANS) {
-    await sql.query(
-      `INSERT INTO plans (slug, name, rate_limit_per_minute, rate_limit_per_day, monthly_quota, max_batch_size,
-         max_page_size, overage) VALUES ($1, $1, 1000000000, 1000000000, $2, $3, $4, false)`,
-      [plan.slug, plan.quota, plan.real.max_batch_size, plan.real.max_page_size],
-    );
-    for (let o = 0; o < KEYS_PER_PLAN; o++) {
-      const org = await createOrganization(sql, { name: `${plan.slug} ${o}`, plan: plan.slug as PlanSlug });
-      const issued = await issueApiKey(sql, {
-        organizationId: org.id,
-        clientId: null,
-        name: `${plan.slug} ${o}`,
-        scopes: [...SCOPES],
-        expiresAt: null,
-      });
-      keys.push(issued.key);
-    }
-  }
-  return keys;
-};
-
-const readCatalog = async (sql: pg.Pool): Promise<WideCatalog> => {
-  const games = await sql.query<{ id: number; slug: string; title: string }>(
-    "SELECT id, marketplace_game_name AS slug, display_game_name AS title FROM games WHERE enabled ORDER BY id",
-  );
-  const consoles = await sql.query<{ id: number }>("SELECT id FROM consoles ORDER BY id");
-  const dates = await sql.query<{ day: string }>(
-    "SELECT DISTINCT to_char(date, 'YYYY-MM-DD') AS day FROM snapshots ORDER BY day DESC",
-  );
-  // Popularity follows a shuffled order, not id order: hot games are spread over the catalog.
-  const shuffled = [...games.rows].sort(
-    (a, b) => ((a.id * 2_654_435_761) % 1_000) - ((b.id * 2_654_435_761) % 1_000),
-  );
-  return {
-    gameIds: shuffled.map((g) => g.id),
-    slugs: games.rows.map((g) => g.slug),
-    titles: games.rows.map((g) => g.title),
-    consoleIds: consoles.rows.map((c) => c.id),
-    dates: dates.rows.map((d) => d.day),
-  };
-};
 
 /** Every URL's answer, asked once (8 at a time) with one key: bodies do not depend on the plan here. */
 const recordAnswers = async (url: string, key: string, paths: string[]): Promise<Answer[]> => {
@@ -267,9 +142,9 @@ const main = async () => {
   if (!redisUrl)
     throw new Error("Set BENCH_REDIS_URL or TEST_REDIS_URL (the server counts its windows in Redis)");
   const started = performance.now();
-  const adminHost = await adminServer();
+  const adminHost = await adminServer(env, Boolean(env.BENCH_OWN_POSTGRES));
   const admin = await pgClient(adminHost.url);
-  const database = await benchDatabase(admin, adminHost.url);
+  const database = await benchDatabase(admin, adminHost.url, Boolean(env.BENCH_FRESH));
   const redisPrefix = `gmi:bench:${database.name}:`;
   const work = mkdtempSync(path.join(tmpdir(), "gmi-wide-"));
   const redis = new Redis(redisUrl);
@@ -333,15 +208,19 @@ const main = async () => {
     // idle within 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL): after 1.5 s, up to the last second of
     // each backend's work was missing (measured: 4 of 1,000 statements counted, 1,004 after 11 s).
     const settle = () => new Promise((resolve) => setTimeout(resolve, 11_000));
+    const backendCpu = async () =>
+      new Map((await backends()).map((backend) => [backend, backendCpuMs([backend])]));
     const measure = async (url: string, pid: number) => {
       await settle();
-      const pids = await backends();
       const xactBefore = await transactions();
+      // The pools' idle connections closed during the settle (pg.Pool's 10 s): those the phase
+      // opens count in full, connection start included.
+      const pgCpuBefore = await backendCpu();
       const cpuBefore = processCpuMs(pid);
-      const pgCpuBefore = backendCpuMs(pids);
       const result: LoadResult = await runLoad(entry, { url, file: measured, connections, duration });
       const cpu = processCpuMs(pid) - cpuBefore;
-      const pgCpu = backendCpuMs(pids) - pgCpuBefore;
+      let pgCpu = 0;
+      for (const [backend, ms] of await backendCpu()) pgCpu += ms - (pgCpuBefore.get(backend) ?? 0);
       await settle();
       const total = Math.max(1, result.total);
       return {
@@ -409,7 +288,7 @@ const main = async () => {
     console.log(`\nratio (server req/s / twin req/s): ${(app.result.rps / bare.result.rps).toFixed(2)}`);
     console.log(
       "\ncpu us: the Node process's CPU time (user + system) per answered request; pg cpu: the PostgreSQL " +
-        "backends' of the database (those connected when the phase began); pg/req: PostgreSQL " +
+        "backends' of the database (those open at its end); pg/req: PostgreSQL " +
         "transactions per request (pg_stat_database; one per statement outside a transaction block: " +
         "round trips); kept: GETs answered from the response cache (/metrics).",
     );
