@@ -7,7 +7,9 @@ import { systemClock } from "./clock.js";
 import type { Config } from "./config.js";
 import { readDataVersion, trackVersion } from "./data/data-version.js";
 import { findKeyByHash, findKeysByHash } from "./data/keys.js";
+import { primaryOnly, readRouting } from "./data/read-routing.js";
 import { type Sql, withReadTimeout } from "./data/sql.js";
+import type { Standbys } from "./data/standbys.js";
 import type { KeyLookup } from "./domain/auth/key-cache.js";
 import { cachedKeyLookup } from "./domain/auth/key-cache.js";
 import { buildRouteTable } from "./domain/auth/scope-table.js";
@@ -52,6 +54,8 @@ export type AppDeps = {
   readTimeoutMs?: number;
   /** Defaults to a registry of this app's own, fed from `sql` (pool use, last rollup). */
   metrics?: Metrics;
+  /** Standbys that take snapshot, catalog and history reads (DATABASE_READ_URL); absent: none. */
+  standbys?: Standbys;
 };
 
 /** One writer for standard output, shared by every logger of the process (tests build many apps). */
@@ -149,14 +153,18 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     clock,
     routes,
   });
+  // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
+  const version = trackVersion(() => readDataVersion(reads), clock, 1_000);
+  const { standbys } = deps;
+  const standbyReport = standbys && (async () => standbys.report((await version.current()).value));
+  if (standbyReport) metrics.observeStandbys(standbyReport);
   await app.register(healthPlugin, {
     checks: deps.readiness ?? [{ name: "database", check: () => deps.sql.query("SELECT 1") }],
+    ...(standbyReport ? { standbys: standbyReport } : {}),
   });
   await app.register(openApiPlugin);
   await app.register(docsPlugin);
   await app.register(dashboardPlugin, { dir: config.dashboardDir });
-  // Data changes (imports, rollups, edits by hand) show in cached answers within a second.
-  const version = trackVersion(() => readDataVersion(reads), clock, 1_000);
   // Answers kept up to ten minutes while the data they are built from is unchanged (asked once a second).
   const responses = responseCache(clock, config.responseCacheTtlMs, {
     revalidation: {
@@ -174,7 +182,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   // Every read cache is built here, once, and shared by the routes (docs/architecture.md, Caches).
   await registerContractRoutes(app, {
     reads: readDeps({
-      sql: reads,
+      routing: standbys ? readRouting(reads, standbys, version) : primaryOnly(reads),
       clock,
       usage: deps.usage,
       config,

@@ -2,6 +2,7 @@ import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { type CatalogReader, catalogReader } from "../data/catalog-reader.js";
 import type { DataVersion } from "../data/data-version.js";
+import type { ReadRouting } from "../data/read-routing.js";
 import type { Sql } from "../data/sql.js";
 import type { ScoringConfig } from "../domain/analytics/weights.js";
 import type { UsageStore } from "../domain/limits/usage.js";
@@ -17,7 +18,10 @@ import { scoringOf } from "./scoring.js";
  * the serialized answer).
  */
 export type ReadDeps = {
+  /** Where reads run: the primary, or a standby (data/read-routing.ts). */
   sql: Sql;
+  /** Runs the reads of one answer on one server (data/read-routing.ts); the routes wrap each in it. */
+  oneServer: ReadRouting["oneServer"];
   clock: Clock;
   usage: UsageStore;
   scoring: ScoringConfig;
@@ -46,15 +50,17 @@ const PAGE_BYTES = 16 * 1_048_576;
  * off (RESPONSE_CACHE_TTL_MS=0), in which case profiles are read every time.
  */
 export const readDeps = (options: {
-  sql: Sql;
+  routing: ReadRouting;
   clock: Clock;
   usage: UsageStore;
   config: Pick<Config, "cursorSecret" | "analytics" | "catalogCacheTtlMs">;
   version: DataVersion | null;
 }): ReadDeps => {
-  const { sql, clock, usage, config, version } = options;
+  const { routing, clock, usage, config, version } = options;
+  const { sql } = routing;
   return {
     sql,
+    oneServer: routing.oneServer,
     clock,
     usage,
     scoring: scoringOf(config.analytics),

@@ -23,7 +23,8 @@ const callerOf = (request: FastifyRequest, publicBaseUrl: string | undefined): C
 export const answer =
   <R extends GetRoute>(deps: RouteDeps, _route: R, read: Read<R>, options: { live?: boolean } = {}) =>
   async (args: ServerInferRequest<R> & { request: FastifyRequest; reply: Reply }) => {
-    const build = () => read(deps.reads, args, callerOf(args.request, deps.publicBaseUrl));
+    const build = () =>
+      deps.reads.oneServer(() => read(deps.reads, args, callerOf(args.request, deps.publicBaseUrl)));
     return {
       status: 200 as const,
       body: options.live ? await build() : await deps.responses(args.request, args.reply, build),
