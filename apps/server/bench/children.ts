@@ -22,6 +22,13 @@ export type LoadResult = {
   errors: number;
 };
 
+/** Each status's share of a phase's answers, and the errors: `200:97.1% 429:2.9%`. */
+export const statusShares = (result: LoadResult): string =>
+  Object.entries(result.statuses)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([code, n]) => `${code}:${((100 * n) / Math.max(1, result.total)).toFixed(1)}%`)
+    .join(" ") + (result.errors ? ` errors:${result.errors}` : "");
+
 /** The header naming the answer the twin gives: the index into its list of recorded answers. */
 export const ANSWER_HEADER = "x-bench-answer";
 
@@ -139,4 +146,24 @@ export const processCpuMs = (pid: number): number => {
   // Fields after the command name (which may hold spaces) start at state; utime and stime are 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+};
+
+/**
+ * The entry of a bench that runs these children: the same file is the load generator (`--load`),
+ * the twin (`--twin`) or the bench itself (`main`).
+ */
+export const benchEntry = (main: () => Promise<void>) => {
+  const failed = (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  };
+  if (process.argv.includes("--load")) loadChild();
+  else if (process.argv.includes("--twin")) twinChild(process.argv).catch(failed);
+  else main().catch(failed);
+};
+
+/** Deletes the Redis keys under `prefix` (a run's own rate windows). */
+export const deleteKeys = async (redis: import("ioredis").Redis, prefix: string) => {
+  const stream = redis.scanStream({ match: `${prefix}*`, count: 1_000 });
+  for await (const batch of stream) if ((batch as string[]).length) await redis.del(...(batch as string[]));
 };

@@ -43,13 +43,14 @@ import { adminQuery, adminUrl, createBenchDatabase } from "./admin.js";
 import {
   ANSWER_HEADER,
   type Answer,
+  benchEntry,
+  deleteKeys,
   type LoadRequest,
   type LoadResult,
-  loadChild,
   processCpuMs,
   runLoad,
   startTwin,
-  twinChild,
+  statusShares,
 } from "./children.js";
 import { type ServerChild, startServer } from "./server-child.js";
 import { type BenchRequest, blend, buildMix, type Catalog, type RouteName } from "./traffic-mix.js";
@@ -395,10 +396,6 @@ const main = async () => {
       const app = await measure(server.url, server.child.pid ?? 0);
       await settle();
       const pgPerRequest = ((await transactions()) - xactBefore) / Math.max(1, app.result.total);
-      const statuses = Object.entries(app.result.statuses)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([code, n]) => `${code}:${((100 * n) / Math.max(1, app.result.total)).toFixed(1)}%`)
-        .join(" ");
       console.log(
         [
           phase.name.padEnd(36),
@@ -413,7 +410,7 @@ const main = async () => {
           bare.cpuUs.toFixed(0).padStart(7),
           `| ${(app.result.rps / bare.result.rps).toFixed(2)}`.padStart(8),
           (phase.goal ?? "").padStart(13),
-          ` ${statuses}${app.result.errors ? ` errors:${app.result.errors}` : ""}`,
+          ` ${statusShares(app.result)}`,
         ].join(" "),
       );
     }
@@ -427,25 +424,11 @@ const main = async () => {
     twin?.kill();
     await server?.stop();
     await stats.end();
-    // Only the keys of this run.
-    const stream = redis.scanStream({ match: `${redisPrefix}*`, count: 1_000 });
-    for await (const batch of stream) if ((batch as string[]).length) await redis.del(...(batch as string[]));
+    await deleteKeys(redis, redisPrefix);
     redis.disconnect();
     rmSync(work, { recursive: true, force: true });
     await scratch.drop();
   }
 };
 
-if (process.argv.includes("--load")) {
-  loadChild();
-} else if (process.argv.includes("--twin")) {
-  twinChild(process.argv).catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+benchEntry(main);

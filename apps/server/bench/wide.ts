@@ -39,13 +39,14 @@ import { backendCpuMs } from "./backend-cpu.js";
 import {
   ANSWER_HEADER,
   type Answer,
+  benchEntry,
+  deleteKeys,
   type LoadRequest,
   type LoadResult,
-  loadChild,
   processCpuMs,
   runLoad,
   startTwin,
-  twinChild,
+  statusShares,
 } from "./children.js";
 import { type ServerChild, startServer } from "./server-child.js";
 import {
@@ -268,11 +269,6 @@ const main = async () => {
         m.pgPerRequest.toFixed(3).padStart(7),
         extra,
       ].join(" ");
-    const statusText = (result: LoadResult) =>
-      Object.entries(result.statuses)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([code, n]) => `${code}:${((100 * n) / Math.max(1, result.total)).toFixed(1)}%`)
-        .join(" ") + (result.errors ? ` errors:${result.errors}` : "");
     const header = ["".padEnd(8), "req/s", "p50", "p99", "cpu us", "pg cpu", "pg/req"]
       .map((h, i) => (i === 0 ? h : h.padStart(i === 1 || i >= 4 ? 7 : 6)))
       .join(" ");
@@ -281,10 +277,10 @@ const main = async () => {
       row(
         "server",
         app,
-        `  kept ${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)}% of ${hits + misses} GETs  ${statusText(app.result)}`,
+        `  kept ${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)}% of ${hits + misses} GETs  ${statusShares(app.result)}`,
       ),
     );
-    console.log(row("twin", bare, `  ${statusText(bare.result)}`));
+    console.log(row("twin", bare, `  ${statusShares(bare.result)}`));
     console.log(`\nratio (server req/s / twin req/s): ${(app.result.rps / bare.result.rps).toFixed(2)}`);
     console.log(
       "\ncpu us: the Node process's CPU time (user + system) per answered request; pg cpu: the PostgreSQL " +
@@ -300,8 +296,7 @@ const main = async () => {
     twin?.kill();
     await server?.stop();
     await stats.end();
-    const stream = redis.scanStream({ match: `${redisPrefix}*`, count: 1_000 });
-    for await (const batch of stream) if ((batch as string[]).length) await redis.del(...(batch as string[]));
+    await deleteKeys(redis, redisPrefix);
     redis.disconnect();
     rmSync(work, { recursive: true, force: true });
     await database.drop();
@@ -310,16 +305,4 @@ const main = async () => {
   }
 };
 
-if (process.argv.includes("--load")) {
-  loadChild();
-} else if (process.argv.includes("--twin")) {
-  twinChild(process.argv).catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+benchEntry(main);
