@@ -46,8 +46,18 @@ const onceMessage = <T>(child: ChildProcess): Promise<T> =>
  * Drives `url` with the requests in `file` (a JSON array of LoadRequest), in a loop, from a child
  * process: the load generator competes with the server only for the cores, not its event loop.
  */
-/** `rate`: requests per second offered over all connections (open loop); unset: as fast as answered. */
-export type LoadOptions = { url: string; file: string; connections: number; duration: number; rate?: number };
+/**
+ * `rate`: requests per second offered over all connections (open loop); unset: as fast as answered.
+ * `amount`: stop after this many requests instead of after `duration` seconds.
+ */
+export type LoadOptions = {
+  url: string;
+  file: string;
+  connections: number;
+  duration: number;
+  rate?: number;
+  amount?: number;
+};
 
 export const runLoad = async (entry: string, options: LoadOptions): Promise<LoadResult> => {
   const child = fork(entry, ["--load"], { execArgv: process.execArgv });
@@ -70,6 +80,7 @@ export const loadChild = () =>
       connections: options.connections,
       duration: options.duration,
       ...(options.rate ? { overallRate: options.rate } : {}),
+      ...(options.amount ? { amount: options.amount } : {}),
       requests: [
         {
           setupRequest: (request) => {

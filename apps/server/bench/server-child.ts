@@ -42,6 +42,8 @@ export type ServerChild = { child: ChildProcess; url: string; stop(): Promise<vo
  * exit. `env`: more settings (METRICS_TOKEN, DATABASE_READ_URL...).
  */
 export const startServer = async (options: {
+  /** The entry, relative to apps/server (default src/main.ts). */
+  entry?: string | undefined;
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -51,7 +53,7 @@ export const startServer = async (options: {
   const port = await freePort();
   const stderr: Buffer[] = [];
   const profile = options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
-  const child = spawn(process.execPath, [...process.execArgv, ...profile, "src/main.ts"], {
+  const child = spawn(process.execPath, [...process.execArgv, ...profile, options.entry ?? "src/main.ts"], {
     cwd: serverRoot,
     env: {
       ...process.env,
