@@ -27,7 +27,6 @@ export type StandbyReport = {
 };
 
 export type Standbys = {
-  readonly list: readonly Standby[];
   /** The next standby (round robin) that serves reads of the data at `fingerprint`; null: none does. */
   pick(fingerprint: string): Standby | null;
   serves(standby: Standby, fingerprint: string): boolean;
@@ -36,8 +35,6 @@ export type Standbys = {
   /** A statement found `standby` unreachable: down until a check reaches it again. */
   failed(standby: Standby, error: unknown): void;
   report(fingerprint: string): StandbyReport[];
-  /** Checks the primary and every standby now (the timer does every `checkMs`). */
-  check(): Promise<void>;
   close(): void;
 };
 
@@ -88,6 +85,7 @@ export const watchStandbys = (
   const stateOf = (standby: Standby, fingerprint: string, now: number): StandbyState =>
     standbyState(checks.get(standby) ?? null, lagOf(standby, now) ?? 0, fingerprint, now, options);
 
+  // Every `checkMs`; a check still running (a standby slow to answer) is not started again.
   let checking: Promise<void> | null = null;
   const check = () => {
     checking ??= (async () => {
@@ -119,7 +117,6 @@ export const watchStandbys = (
   void check();
 
   return {
-    list: standbys,
     pick(fingerprint) {
       const now = clock.now();
       for (let i = 0; i < standbys.length; i++) {
@@ -150,7 +147,6 @@ export const watchStandbys = (
         };
       });
     },
-    check,
     close: () => clearInterval(timer),
   };
 };
