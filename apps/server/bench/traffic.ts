@@ -23,10 +23,8 @@
  * BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there at exit),
  * BENCH_LOG_STATEMENTS=1 (PostgreSQL logs every statement the server sends: log_statement = all).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,18 +43,19 @@ import { adminQuery, adminUrl, createBenchDatabase } from "./admin.js";
 import {
   ANSWER_HEADER,
   type Answer,
+  benchEntry,
+  deleteKeys,
   type LoadRequest,
   type LoadResult,
-  loadChild,
   processCpuMs,
   runLoad,
   startTwin,
-  twinChild,
+  statusShares,
 } from "./children.js";
+import { type ServerChild, startServer } from "./server-child.js";
 import { type BenchRequest, blend, buildMix, type Catalog, type RouteName } from "./traffic-mix.js";
 
 const entry = fileURLToPath(import.meta.url);
-const serverRoot = path.resolve(path.dirname(entry), "..");
 const env = process.env;
 const duration = Number(env.BENCH_DURATION ?? 10);
 const warmup = Number(env.BENCH_WARMUP ?? 3);
@@ -189,67 +188,6 @@ const phasesOf = (catalog: Catalog): Phase[] => {
   ].filter((phase) => !only || only.test(phase.name));
 };
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-
-const waitForReady = async (url: string, child: ChildProcess) => {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("server not ready after 60 s");
-};
-
-/** The real server, as deployed: src/main.ts with production settings, its log into /dev/null. */
-const startServer = async (databaseUrl: string, redisPrefix: string) => {
-  const port = await freePort();
-  const stderr: Buffer[] = [];
-  const profile = env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...process.execArgv, ...profile, "src/main.ts"], {
-    cwd: serverRoot,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: redisUrl,
-      REDIS_KEY_PREFIX: redisPrefix,
-      CURSOR_SECRET: randomBytes(32).toString("hex"),
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      // The scheduled rollup would run during the measurement on some clocks.
-      ROLLUP_SCHEDULE: "off",
-    },
-    stdio: ["ignore", openSync("/dev/null", "w"), "pipe"],
-  });
-  child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitForReady(url, child);
-  } catch (error) {
-    child.kill("SIGKILL");
-    throw new Error(`${String(error)}\n${Buffer.concat(stderr).toString()}`);
-  }
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    });
-  return { child, url, stop };
-};
-
 const main = async () => {
   if (!adminUrl) throw new Error("Set BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL admin URL)");
   if (!redisUrl)
@@ -261,7 +199,7 @@ const main = async () => {
   const redis = new Redis(redisUrl);
   const stats = new pg.Client({ connectionString: adminUrl });
   await stats.connect();
-  let server: Awaited<ReturnType<typeof startServer>> | null = null;
+  let server: ServerChild | null = null;
   let twin: ChildProcess | null = null;
   try {
     const started = performance.now();
@@ -335,7 +273,12 @@ const main = async () => {
 
     // Every statement of the server into PostgreSQL's log (prefix user@database), to see what a mix sends.
     if (env.BENCH_LOG_STATEMENTS) await adminQuery(`ALTER DATABASE ${name} SET log_statement = 'all'`);
-    server = await startServer(databaseUrl, redisPrefix);
+    server = await startServer({
+      databaseUrl,
+      redisUrl: redisUrl ?? "",
+      redisPrefix,
+      cpuProfileDir: env.BENCH_CPU_PROF,
+    });
     const phases = phasesOf(catalog);
 
     // Every distinct answer, asked once from the server with a key of the unmetered ring (no
@@ -453,10 +396,6 @@ const main = async () => {
       const app = await measure(server.url, server.child.pid ?? 0);
       await settle();
       const pgPerRequest = ((await transactions()) - xactBefore) / Math.max(1, app.result.total);
-      const statuses = Object.entries(app.result.statuses)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([code, n]) => `${code}:${((100 * n) / Math.max(1, app.result.total)).toFixed(1)}%`)
-        .join(" ");
       console.log(
         [
           phase.name.padEnd(36),
@@ -471,7 +410,7 @@ const main = async () => {
           bare.cpuUs.toFixed(0).padStart(7),
           `| ${(app.result.rps / bare.result.rps).toFixed(2)}`.padStart(8),
           (phase.goal ?? "").padStart(13),
-          ` ${statuses}${app.result.errors ? ` errors:${app.result.errors}` : ""}`,
+          ` ${statusShares(app.result)}`,
         ].join(" "),
       );
     }
@@ -485,25 +424,11 @@ const main = async () => {
     twin?.kill();
     await server?.stop();
     await stats.end();
-    // Only the keys of this run.
-    const stream = redis.scanStream({ match: `${redisPrefix}*`, count: 1_000 });
-    for await (const batch of stream) if ((batch as string[]).length) await redis.del(...(batch as string[]));
+    await deleteKeys(redis, redisPrefix);
     redis.disconnect();
     rmSync(work, { recursive: true, force: true });
     await scratch.drop();
   }
 };
 
-if (process.argv.includes("--load")) {
-  loadChild();
-} else if (process.argv.includes("--twin")) {
-  twinChild(process.argv[process.argv.indexOf("--twin") + 1] ?? "").catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+benchEntry(main);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from "fastify";
 import Fastify, { LogController } from "fastify";
 import pino from "pino";
+import { trackVersion } from "./caches/data-version.js";
 import { makeCaches } from "./caches/index.js";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
@@ -9,7 +10,9 @@ import type { Config } from "./config.js";
 import { catalogReader } from "./data/catalog-reader.js";
 import { readDataVersion } from "./data/data-version.js";
 import { findKeyByHash, findKeysByHash } from "./data/keys.js";
+import { primaryOnly, readRouting } from "./data/read-routing.js";
 import { type Sql, withReadTimeout } from "./data/sql.js";
+import type { Standbys } from "./data/standbys.js";
 import { buildRouteTable } from "./domain/auth/scope-table.js";
 import type { LimiterStore } from "./domain/limits/store.js";
 import type { UsageStore } from "./domain/limits/usage.js";
@@ -49,6 +52,8 @@ export type AppDeps = {
   readTimeoutMs?: number;
   /** Defaults to a registry of this app's own, fed from `sql` (pool use, last rollup). */
   metrics?: Metrics;
+  /** Standbys that take snapshot, catalog and history reads (DATABASE_READ_URL); absent: none. */
+  standbys?: Standbys;
 };
 
 /** One writer for standard output, shared by every logger of the process (tests build many apps). */
@@ -119,12 +124,19 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   // The batch routes' idempotency records are written through `deps.sql` and always waited for;
   // the usage store bounds its own waits (data/usage.ts).
   const reads = withReadTimeout(deps.sql, deps.readTimeoutMs ?? 0);
+  // The fingerprint of the data answers are built from, read at most once a second: the caches keep
+  // answers while it holds, and a standby serves reads only while it reports the same.
+  const version = trackVersion(() => readDataVersion(reads), clock, 1_000);
+  const fingerprint = async () => (await version.current()).value;
+  const { standbys } = deps;
+  // Snapshot, catalog and history reads on the standbys of DATABASE_READ_URL; everything else on the primary.
+  const routing = standbys ? readRouting(reads, standbys, fingerprint) : primaryOnly(reads);
   // Every cache is built here, once, and shared (docs/architecture.md, Caches).
   const caches = makeCaches(config, clock, {
     key: (hash) => findKeyByHash(reads, hash),
     keys: (hashes) => findKeysByHash(reads, hashes),
-    dataVersion: () => readDataVersion(reads),
-    catalog: catalogReader(reads),
+    version,
+    catalog: catalogReader(routing.sql),
     onError: (error) => deps.logger.warn({ err: error }, "api key read-ahead failed"),
   });
 
@@ -149,16 +161,23 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     routes,
     stored: caches.storedAnswers,
   });
+  const standbyReport = standbys && (async () => standbys.report(await fingerprint()));
+  if (standbyReport) metrics.observeStandbys(standbyReport);
   await app.register(healthPlugin, {
     checks: deps.readiness ?? [{ name: "database", check: () => deps.sql.query("SELECT 1") }],
+    ...(standbyReport ? { standbys: standbyReport } : {}),
   });
   await app.register(openApiPlugin);
   await app.register(docsPlugin);
   await app.register(dashboardPlugin, { dir: config.dashboardDir });
   // Kept answers go out before validation and the handler (routes registered after this).
-  await app.register(earlyAnswersPlugin, { answers: caches.responses, routes });
+  await app.register(earlyAnswersPlugin, {
+    answers: caches.responses,
+    routes,
+    onLookup: (kept) => metrics.recordKeptAnswer(kept),
+  });
   await registerContractRoutes(app, {
-    reads: readDeps({ sql: reads, clock, usage: deps.usage, config, caches }),
+    reads: readDeps({ routing, clock, usage: deps.usage, config, caches }),
     responses: caches.responses,
     publicBaseUrl: config.publicBaseUrl,
   });

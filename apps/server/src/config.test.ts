@@ -44,6 +44,25 @@ describe("loadConfig", () => {
     }
   });
 
+  it("reads standbys from DATABASE_READ_URL, only beside a DATABASE_URL, never echoing a URL", () => {
+    const primary = { DATABASE_URL: "postgres://gmi@db:5432/gmi" };
+    const config = loadConfig({
+      ...primary,
+      DATABASE_READ_URL: " postgres://gmi:s3cret@standby-1:5432/gmi, postgresql://standby-2/gmi ",
+    });
+    expect(config.standbys).toEqual({
+      urls: ["postgres://gmi:s3cret@standby-1:5432/gmi", "postgresql://standby-2/gmi"],
+      maxLagMs: 5_000,
+      checkMs: 1_000,
+    });
+    expect(loadConfig(primary).standbys.urls).toEqual([]);
+    expect(() => loadConfig({ DATABASE_READ_URL: "postgres://standby/gmi" })).toThrow(/needs DATABASE_URL/);
+    const bad = () =>
+      loadConfig({ ...primary, DATABASE_READ_URL: "postgres://standby/gmi,mysql://u:s3cret@x" });
+    expect(bad).toThrow(/DATABASE_READ_URL: must be PostgreSQL URLs/);
+    expect(bad).not.toThrow(/s3cret/);
+  });
+
   it("treats empty strings as unset and trims the public base URL", () => {
     const config = loadConfig({
       PORT: "",

@@ -63,6 +63,23 @@ const secret = (minLength: number) =>
       message: "looks like an unexpanded variable (such as $NAME or $\u007bNAME}): pass the value itself",
     });
 
+/** A comma list of PostgreSQL URLs (DATABASE_READ_URL: the standbys reads may go to). */
+const postgresUrls = z.string().transform((value, ctx): string[] => {
+  const list = value
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean);
+  for (const item of list) {
+    const parsed = url(["postgres:", "postgresql:"]).safeParse(item);
+    if (!parsed.success) {
+      // The URL itself is not repeated: it may hold a password.
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: "must be PostgreSQL URLs separated by commas" });
+      return z.NEVER;
+    }
+  }
+  return list;
+});
+
 /** "*" or a comma list of origins (`https://app.example.com,http://localhost:5173`), no paths. */
 const origins = z.string().transform((value, ctx): string[] | "*" => {
   if (value.trim() === "*") return "*";
@@ -101,6 +118,12 @@ const EnvSchema = z.object({
   PORT: int(0, 65_535).default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
   DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
+  /** Standbys of DATABASE_URL that take snapshot, catalog and history reads (data/read-routing.ts). */
+  DATABASE_READ_URL: postgresUrls.optional(),
+  /** A standby further behind the primary than this sends its reads to the primary. */
+  DATABASE_READ_MAX_LAG_MS: int(0, 3_600_000).default(5_000),
+  /** How often each standby's replay and data are checked. */
+  DATABASE_READ_CHECK_MS: int(50, 60_000).default(1_000),
   DATA_DIR: z.string().min(1).default(".data"),
   REDIS_URL: url(["redis:", "rediss:"]).optional(),
   /** Prefix of the rate-window keys: several deployments (or a bench) can share one Redis. */
@@ -148,6 +171,8 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** Standbys for reads (DATABASE_READ_URL); empty: every read on the primary. */
+  standbys: { urls: string[]; maxLagMs: number; checkMs: number };
   dataDir: string;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
@@ -192,6 +217,11 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_READ_URL?.length && !e.DATABASE_URL) {
+    throw new ConfigError(
+      "Invalid configuration:\n  DATABASE_READ_URL: needs DATABASE_URL (standbys follow a PostgreSQL server, not the embedded one)",
+    );
+  }
   const dataDir = path.resolve(REPO_ROOT, e.DATA_DIR);
   const warnings: string[] = [];
   let cursorSecret = e.CURSOR_SECRET;
@@ -208,6 +238,11 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    standbys: {
+      urls: e.DATABASE_READ_URL ?? [],
+      maxLagMs: e.DATABASE_READ_MAX_LAG_MS,
+      checkMs: e.DATABASE_READ_CHECK_MS,
+    },
     dataDir,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,

@@ -8,7 +8,8 @@ import { countOrganizations, createOrganization, ensurePlans } from "./data/acco
 import { countGames } from "./data/catalog.js";
 import { issueApiKey } from "./data/keys.js";
 import { redisBackedLimiter } from "./data/limiter-failover.js";
-import type { Sql } from "./data/sql.js";
+import { type Sql, withReadTimeout } from "./data/sql.js";
+import { standbyName, watchStandbys } from "./data/standbys.js";
 import { pgUsageStore } from "./data/usage.js";
 import { migrate, pendingMigrations } from "./db/migrate.js";
 import { EmbeddedDatabaseBusy, openDatabase } from "./db/open.js";
@@ -124,6 +125,26 @@ const main = async () => {
     waitMs: databaseWaitMs,
     onError: (error) => logger.error({ err: error }, "usage flush failed; retrying at the next flush"),
   });
+  // Read standbys (DATABASE_READ_URL): pools of their own, checked every DATABASE_READ_CHECK_MS.
+  const standbyDatabases = await Promise.all(
+    config.standbys.urls.map((url) => openDatabase({ databaseUrl: url, dataDir: "" })),
+  );
+  const standbys =
+    standbyDatabases.length > 0
+      ? watchStandbys(
+          withReadTimeout(db.pool, databaseWaitMs),
+          standbyDatabases.map((standby, i) => ({
+            name: standbyName(config.standbys.urls[i] ?? ""),
+            sql: withReadTimeout(standby.pool, databaseWaitMs),
+          })),
+          {
+            clock: systemClock,
+            checkMs: config.standbys.checkMs,
+            maxLagMs: config.standbys.maxLagMs,
+            onError: (error) => logger.warn({ err: error }, "standby check: primary position unread"),
+          },
+        )
+      : undefined;
   const readiness: ReadinessCheck[] = [{ name: "database", check: () => db.pool.query("SELECT 1") }];
   if (redis) readiness.push({ name: "redis", required: false, check: () => redis.ping() });
   // Built here rather than by the app, so that the rollup scheduler reports its runs to the same registry.
@@ -137,6 +158,7 @@ const main = async () => {
     readiness,
     metrics,
     readTimeoutMs: databaseWaitMs,
+    ...(standbys ? { standbys } : {}),
   });
   const baseUrl = await listen(app, config);
   phaseDone("app_and_listen");
@@ -204,6 +226,8 @@ const main = async () => {
     await usage.close();
     await limiter.close();
     await redis?.quit();
+    standbys?.close();
+    for (const standby of standbyDatabases) await standby.close();
     await db.close();
   });
 };

@@ -1,7 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import type { KeyRecord } from "../domain/auth/authorize.js";
-import { trackVersion } from "./data-version.js";
+import type { DataVersion } from "./data-version.js";
 import { cachedKeyLookup, type KeyLookup, type KeyLookupMany } from "./key-cache.js";
 import { type PresentedKeyReader, presentedKeyReader } from "./presented-keys.js";
 import { type ProfileMemo, profileMemo } from "./profile-memo.js";
@@ -16,8 +16,11 @@ export type CacheSources<Catalog extends Reads> = {
   key(hash: string): Promise<KeyRecord | null>;
   /** Many keys' records in one read (the read-ahead of keys in use). */
   keys: KeyLookupMany;
-  /** The fingerprint of the data answers are built from (data/data-version.ts). */
-  dataVersion(): Promise<string>;
+  /**
+   * The fingerprint of the data answers are built from (data/data-version.ts), read at most once a
+   * second (`trackVersion`): app.ts builds it, as the standbys' routing checks it too.
+   */
+  version: DataVersion;
   /** The catalog's reads, uncached. */
   catalog: Catalog;
   /** A read the caches make on their own, outside any request (the keys' read-ahead), failed. */
@@ -67,7 +70,7 @@ export const makeCaches = <Catalog extends Reads>(
   sources: CacheSources<Catalog>,
 ): Caches<Catalog> => {
   // Data changes (imports, rollups, edits by hand) show in kept answers within a second.
-  const version = trackVersion(sources.dataVersion, clock, 1_000);
+  const { version } = sources;
   const whileUnchanged = config.responseCacheTtlMs > 0 ? version : null;
   return {
     keys: cachedKeyLookup(sources.key, clock, config.authCacheTtlMs, {

@@ -20,23 +20,36 @@ const send = (reply: FastifyReply, json: string) => {
  * ts-rest's handler and the route's closures were most of what a cached read still cost in our own
  * code (bench:traffic). Registered before the contract's routes.
  */
-export const earlyAnswersPlugin = globalPlugin<{ answers: ResponseCache; routes: Map<string, RouteEntry> }>(
-  "early-answers",
-  async (app, { answers, routes }) => {
-    // A callback hook, not an async one: a kept answer is nearly always known at once, and an async
-    // hook costs a promise and a turn of the microtask queue on every cached read.
-    const answerEarly = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-      const kept = answers.early(answerKeyOf(request));
-      if (kept === null) return done();
-      if (typeof kept === "string") return send(reply, kept);
-      // What fails here reaches the error handler, as a rejected async hook's error would.
-      kept.then((json) => (json === null ? done() : send(reply, json))).catch(done);
-    };
-    app.addHook("onRoute", (route) => {
-      if (route.method !== "GET" && route.method !== "HEAD") return;
-      const entry = contractEntryOf(routes, route);
-      if (!entry || entry.batch) return;
-      appendHook(route, "preHandler", answerEarly);
-    });
-  },
-);
+export const earlyAnswersPlugin = globalPlugin<{
+  answers: ResponseCache;
+  routes: Map<string, RouteEntry>;
+  /** Told of each lookup: a kept answer was sent, or the request goes on to its read (metrics). */
+  onLookup: (kept: boolean) => void;
+}>("early-answers", async (app, { answers, routes, onLookup }) => {
+  // A callback hook, not an async one: a kept answer is nearly always known at once, and an async
+  // hook costs a promise and a turn of the microtask queue on every cached read.
+  const answerEarly = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    const kept = answers.early(answerKeyOf(request));
+    if (kept === null) {
+      onLookup(false);
+      return done();
+    }
+    if (typeof kept === "string") {
+      onLookup(true);
+      return send(reply, kept);
+    }
+    // What fails here reaches the error handler, as a rejected async hook's error would.
+    kept
+      .then((json) => {
+        onLookup(json !== null);
+        return json === null ? done() : send(reply, json);
+      })
+      .catch(done);
+  };
+  app.addHook("onRoute", (route) => {
+    if (route.method !== "GET" && route.method !== "HEAD") return;
+    const entry = contractEntryOf(routes, route);
+    if (!entry || entry.batch) return;
+    appendHook(route, "preHandler", answerEarly);
+  });
+});

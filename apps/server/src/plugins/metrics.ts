@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { lastCompleteSnapshot } from "../data/rollup-status.js";
 import type { Sql } from "../data/sql.js";
+import type { StandbyReport } from "../data/standbys.js";
 import { bearerToken } from "../domain/auth/api-key.js";
 import { ApiError } from "../errors.js";
 import { httpRequestMetrics } from "./http-metrics.js";
@@ -33,6 +34,10 @@ export type Metrics = {
   observeRollup(durationMs: number, outcome: "success" | "failure"): void;
   /** Called by the plugin for every response. */
   recordResponse(response: ResponseSample): void;
+  /** A GET of the contract looked up in the response cache: answered from it (`kept`) or not. */
+  recordKeptAnswer(kept: boolean): void;
+  /** Reports the read standbys at scrape time (state, lag, statements), by standby. */
+  observeStandbys(report: () => Promise<StandbyReport[]>): void;
 };
 
 export type ResponseSample = {
@@ -148,8 +153,27 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
     registers,
   });
 
+  // Plain numbers read at scrape time, like the HTTP tallies: this runs on every cached read.
+  const lookups = { hit: 0, miss: 0 };
+  new Counter({
+    name: "gmi_response_cache_lookups_total",
+    help: "GETs of the contract by whether a kept answer served them (hit) or the read ran (miss; /me always)",
+    labelNames: ["outcome"] as const,
+    registers,
+    collect() {
+      this.reset();
+      this.inc({ outcome: "hit" }, lookups.hit);
+      this.inc({ outcome: "miss" }, lookups.miss);
+    },
+  });
+
   return {
     registry,
+    observeStandbys: (report) => standbyMetrics(registers, report),
+    recordKeptAnswer: (kept) => {
+      if (kept) lookups.hit++;
+      else lookups.miss++;
+    },
     observeRollup: (durationMs, outcome) => rollupRuns.observe({ outcome }, durationMs / 1000),
     recordResponse: (r) => {
       http.record(r.method, r.route, r.status, r.durationMs / 1000);
@@ -170,6 +194,50 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
       }
     },
   };
+};
+
+/** One read of the standbys' report per scrape, shared by its gauges. */
+const standbyMetrics = (registers: Registry[], report: () => Promise<StandbyReport[]>) => {
+  let read: { at: number; value: Promise<StandbyReport[]> } | null = null;
+  const load = () => {
+    if (!read || Date.now() - read.at > 1_000) read = { at: Date.now(), value: report() };
+    return read.value;
+  };
+  const gauge = (name: string, help: string, value: (standby: StandbyReport) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["standby"] as const,
+      registers,
+      async collect() {
+        this.reset();
+        for (const standby of await load()) {
+          const v = value(standby);
+          if (v !== null) this.set({ standby: standby.name }, v);
+        }
+      },
+    });
+  gauge("gmi_db_standby_up", "1 while the read standby answers its checks as a standby", (s) =>
+    s.state === "down" ? 0 : 1,
+  );
+  gauge(
+    "gmi_db_standby_serving",
+    "1 while the read standby takes reads (up, within the lag bound, current)",
+    (s) => (s.state === "serving" ? 1 : 0),
+  );
+  gauge("gmi_db_standby_lag_seconds", "How far the read standby's replay is behind the primary", (s) =>
+    s.lag_ms === null ? null : s.lag_ms / 1000,
+  );
+  new Counter({
+    name: "gmi_db_standby_statements_total",
+    help: "Statements the read standby ran for reads",
+    labelNames: ["standby"] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const standby of await load()) this.inc({ standby: standby.name }, standby.statements);
+    },
+  });
 };
 
 /** Pool use (when `sql` is a pg.Pool) and the last rollup, both read from the app's database. */

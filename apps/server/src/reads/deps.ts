@@ -4,6 +4,7 @@ import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { scoringOf } from "../config.js";
 import type { CatalogReader } from "../data/catalog-reader.js";
+import type { ReadRouting } from "../data/read-routing.js";
 import type { SnapshotRef } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import type { ScoringConfig } from "../domain/analytics/weights.js";
@@ -18,7 +19,10 @@ type Profiles = Awaited<ReturnType<typeof loadProfiles>>;
  * caches/index.ts; the whole-response cache above them is the routes').
  */
 export type ReadDeps = {
+  /** Where reads run: the primary, or a standby (data/read-routing.ts). */
   sql: Sql;
+  /** Runs the reads of one answer on one server (data/read-routing.ts); the routes wrap each in it. */
+  oneServer: ReadRouting["oneServer"];
   clock: Clock;
   usage: UsageStore;
   scoring: ScoringConfig;
@@ -33,16 +37,18 @@ export type ReadDeps = {
 };
 
 export const readDeps = (options: {
-  sql: Sql;
+  routing: ReadRouting;
   clock: Clock;
   usage: UsageStore;
   config: Pick<Config, "cursorSecret" | "analytics">;
   caches: Caches<CatalogReader>;
 }): ReadDeps => {
-  const { sql, clock, usage, config, caches } = options;
+  const { routing, clock, usage, config, caches } = options;
+  const { sql } = routing;
   const scoring = scoringOf(config.analytics);
   return {
     sql,
+    oneServer: routing.oneServer,
     clock,
     usage,
     scoring,

@@ -34,7 +34,8 @@ const callerOf = (request: FastifyRequest, publicBaseUrl: string | undefined): C
 export const answer =
   <R extends GetRoute>(deps: RouteDeps, _route: R, read: Read<R>, options: { live?: boolean } = {}) =>
   async (args: ServerInferRequest<R> & { request: FastifyRequest; reply: Reply }) => {
-    const build = () => read(deps.reads, args, callerOf(args.request, deps.publicBaseUrl));
+    const build = () =>
+      deps.reads.oneServer(() => read(deps.reads, args, callerOf(args.request, deps.publicBaseUrl)));
     if (options.live) return { status: 200 as const, body: await build() };
     const kept = await deps.responses.answer(answerKeyOf(args.request), build);
     sendSerialized(args.reply, kept.json);

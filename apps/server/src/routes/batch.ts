@@ -59,9 +59,12 @@ const answerBatch = async <S extends ZodTypeAny, Data extends object>(
   },
 ) => {
   const elements = parseElements(input.requests, element.schema, element.idOf);
-  const snapshot = await snapshotFor(reads, input.query.period, input.query.date);
   const ids = idsOf(elements);
-  const profiles = ids.length > 0 ? await reads.profiles(snapshot, ids) : new Map();
+  const { snapshot, profiles } = await reads.oneServer(async () => {
+    const snapshot = await snapshotFor(reads, input.query.period, input.query.date);
+    const profiles = ids.length > 0 ? await reads.profiles(snapshot, ids) : new Map();
+    return { snapshot, profiles };
+  });
   const items = buildItems(elements, (id) => {
     const profile = profiles.get(id);
     return profile ? element.rendered.found(profile) : { game_id: id, found: false as const };

@@ -51,6 +51,21 @@ describe("GET /metrics on the app", () => {
     expect(after).toContain("gmi_rollup_last_success_timestamp_seconds ");
   });
 
+  it("counts GETs answered from kept answers and those read", async () => {
+    const { key } = await createTenant(db().pool);
+    const before = await scrape();
+    // A URL of this test's own: read, then kept; /me is never kept.
+    const url = `/api/v1/games/titles?limit=3&page=${1 + (Date.now() % 1_000)}`;
+    for (const path of [url, url, url, "/api/v1/me"])
+      expect((await t.app.inject({ url: path, headers: bearer(key) })).statusCode).toBe(200);
+    const after = await scrape();
+    const delta = (outcome: string) =>
+      sample(after, `gmi_response_cache_lookups_total{outcome="${outcome}"}`) -
+      sample(before, `gmi_response_cache_lookups_total{outcome="${outcome}"}`);
+    expect(delta("hit")).toBe(2);
+    expect(delta("miss")).toBe(2);
+  });
+
   it("is refused without the metrics token, and an API key is not one", async () => {
     const { key } = await createTenant(db().pool);
     expect((await t.app.inject({ url: "/metrics" })).statusCode).toBe(401);

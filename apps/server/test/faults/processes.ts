@@ -103,22 +103,15 @@ const postgresBin = (): string => {
 const asPostgresUser = (command: string, args: string[]) =>
   process.getuid?.() === 0 ? run("runuser", ["-u", "postgres", "--", command, ...args]) : run(command, args);
 
-/**
- * A PostgreSQL server of the test's own (initdb in a temporary folder, pg_ctl on a free port,
- * trust authentication), which the test stops and starts. `url` points at its `postgres` database.
- */
-export const startPostgres = async () => {
+/** A PostgreSQL server in `data`, run with pg_ctl on `port`; its socket and log in `dir`. */
+const runCluster = async (dir: string, data: string, port: number, settings: Record<string, string>) => {
   const bin = postgresBin();
-  const port = await freePort();
-  const dir = await mkdtemp(path.join(tmpdir(), "gmi-fault-pg-"));
-  await chmod(dir, 0o777);
-  const data = path.join(dir, "data");
-  await asPostgresUser(path.join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
   const pgCtl = (...args: string[]) => asPostgresUser(path.join(bin, "pg_ctl"), ["-D", data, ...args]);
+  const options = Object.entries(settings).map(([name, value]) => ` -c ${name}=${value}`);
   const start = async () => {
     await pgCtl(
       "-o",
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off${options.join("")}`,
       "-l",
       path.join(dir, "log"),
       "-w",
@@ -182,4 +175,59 @@ export const startPostgres = async () => {
       await rm(dir, { recursive: true, force: true });
     },
   };
+};
+
+export type PostgresServer = Awaited<ReturnType<typeof runCluster>>;
+
+/** A temporary folder the `postgres` user can write in (initdb and pg_basebackup run as it under root). */
+const clusterDir = async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "gmi-fault-pg-"));
+  await chmod(dir, 0o777);
+  return dir;
+};
+
+/**
+ * A PostgreSQL server of the test's own (initdb in a temporary folder, pg_ctl on a free port,
+ * trust authentication, replication connections allowed from 127.0.0.1 as initdb sets them), which
+ * the test stops and starts. `url` points at its `postgres` database. `settings`: more server
+ * settings (`-c name=value`), e.g. shared_preload_libraries.
+ */
+export const startPostgres = async (options: { settings?: Record<string, string> } = {}) => {
+  const dir = await clusterDir();
+  const data = path.join(dir, "data");
+  await asPostgresUser(path.join(postgresBin(), "initdb"), [
+    "-D",
+    data,
+    "-A",
+    "trust",
+    "-U",
+    "postgres",
+    "--no-sync",
+  ]);
+  return runCluster(dir, data, await freePort(), options.settings ?? {});
+};
+
+/**
+ * A streaming standby of `primary` on a port of its own: `pg_basebackup -R` (a copy of the primary
+ * that follows its WAL over a replication connection), started in hot standby, so it answers reads.
+ * Stop it to make it down; `SELECT pg_wal_replay_pause()` on it to make it lag.
+ */
+export const startStandby = async (primary: { port: number }) => {
+  const dir = await clusterDir();
+  const data = path.join(dir, "data");
+  await asPostgresUser(path.join(postgresBin(), "pg_basebackup"), [
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(primary.port),
+    "-U",
+    "postgres",
+    "-D",
+    data,
+    "-R",
+    "-X",
+    "stream",
+    "--no-sync",
+  ]);
+  return runCluster(dir, data, await freePort(), { hot_standby: "on" });
 };

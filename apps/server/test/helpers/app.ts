@@ -5,6 +5,7 @@ import { systemClock } from "../../src/clock.js";
 import type { Config } from "../../src/config.js";
 import { loadConfig } from "../../src/config.js";
 import type { Sql } from "../../src/data/sql.js";
+import type { Standbys } from "../../src/data/standbys.js";
 import { pgUsageStore } from "../../src/data/usage.js";
 import type { LimiterStore } from "../../src/domain/limits/store.js";
 import { memoryLimiterStore } from "../../src/domain/limits/store.js";
@@ -39,6 +40,8 @@ export const startTestApp = async (
     databaseWaitMs?: number;
     /** Runs before ready(): a test may add routes (e.g. one that throws). */
     extend?: (app: FastifyInstance) => void;
+    /** Read standbys (data/standbys.ts). */
+    standbys?: Standbys;
   } = {},
 ): Promise<TestApp> => {
   const config = testConfig(options.env);
@@ -53,6 +56,7 @@ export const startTestApp = async (
     clock: options.clock ?? systemClock,
     ...(options.readiness ? { readiness: options.readiness } : {}),
     ...(options.databaseWaitMs ? { readTimeoutMs: options.databaseWaitMs } : {}),
+    ...(options.standbys ? { standbys: options.standbys } : {}),
   });
   options.extend?.(app);
   await app.ready();
