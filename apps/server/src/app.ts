@@ -11,11 +11,12 @@ import { type Sql, withReadTimeout } from "./data/sql.js";
 import type { KeyLookup } from "./domain/auth/key-cache.js";
 import { cachedKeyLookup } from "./domain/auth/key-cache.js";
 import { buildRouteTable } from "./domain/auth/scope-table.js";
-import type { LimiterStore } from "./domain/limits/store.js";
-import type { UsageStore } from "./domain/limits/usage.js";
 import { ApiError } from "./errors.js";
 import { lazyChildLogger } from "./logging/lazy-child.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
+import { accountUsage } from "./metering/account-usage.js";
+import type { UsageStore } from "./metering/quota-store.js";
+import type { LimiterStore } from "./metering/window-store.js";
 import { authPlugin } from "./plugins/auth.js";
 import { batchAdmissionPlugin } from "./plugins/batch-admission.js";
 import { corsPlugin } from "./plugins/cors.js";
@@ -141,14 +142,9 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const routes = buildRouteTable();
   await app.register(authPlugin, { lookup, clock, routes });
   // Ordinary routes: one unit at onRequest. Batch routes: key, claim, decision, charge, store.
-  await app.register(limitsPlugin, { limiter: deps.limiter, usage: deps.usage, clock, routes });
-  await app.register(batchAdmissionPlugin, {
-    sql: deps.sql,
-    limiter: deps.limiter,
-    usage: deps.usage,
-    clock,
-    routes,
-  });
+  const metering = { limiter: deps.limiter, usage: deps.usage, clock };
+  await app.register(limitsPlugin, { ...metering, routes });
+  await app.register(batchAdmissionPlugin, { ...metering, sql: deps.sql, routes });
   await app.register(healthPlugin, {
     checks: deps.readiness ?? [{ name: "database", check: () => deps.sql.query("SELECT 1") }],
   });
@@ -172,7 +168,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     reads: readDeps({
       sql: reads,
       clock,
-      usage: deps.usage,
+      usage: accountUsage(metering),
       config,
       version: config.responseCacheTtlMs > 0 ? version : null,
     }),

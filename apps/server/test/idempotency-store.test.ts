@@ -70,12 +70,12 @@ describe("claim, store, replay, reuse", () => {
     const sql = db().pool;
     const input = { organizationId: nextOrg(), key: "k-paid", fingerprint: "A", now: T0 };
     const first = claimed(await claimKey(sql, input));
-    await markPaid(sql, first, "A");
+    await markPaid(sql, first, "A", null);
     expect(await releaseClaim(sql, first, T0)).toBe(true);
     expect(await claimKey(sql, input)).toMatchObject({ kind: "claimed", takenOver: true, prepaid: true });
     const other = { ...input, key: "k-paid-2" };
     const second = claimed(await claimKey(sql, other));
-    await markPaid(sql, second, "A");
+    await markPaid(sql, second, "A", null);
     await releaseClaim(sql, second, T0);
     expect(await claimKey(sql, { ...other, fingerprint: "B" })).toMatchObject({
       kind: "claimed",

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Sql } from "../src/data/sql.js";
 import { isDatabaseUnavailable } from "../src/data/unavailable.js";
-import { pgUsageStore } from "../src/data/usage.js";
 import { IDLE_FLUSHES, leaseExtra } from "../src/domain/limits/lease.js";
-import type { UsageStore } from "../src/domain/limits/usage.js";
+import { pgUsageStore } from "../src/metering/postgres-quota.js";
+import type { UsageStore } from "../src/metering/quota-store.js";
 import { waitFor } from "./faults/processes.js";
 import { useTestDatabase } from "./helpers/setup.js";
 import { createTenant } from "./helpers/tenant.js";

@@ -12,6 +12,7 @@ import {
   storeResponse,
 } from "../data/idempotency.js";
 import type { Sql } from "../data/sql.js";
+import type { UsageWrite } from "../data/usage-writes.js";
 import type { AuthContext } from "../domain/auth/authorize.js";
 import { type RouteEntry, routeKey } from "../domain/auth/scope-table.js";
 import { type BatchShape, batchShape } from "../domain/batch/requests.js";
@@ -27,9 +28,9 @@ import {
 } from "../domain/idempotency/policy.js";
 import { storedMemo } from "../domain/idempotency/stored-memo.js";
 import { batchCharge } from "../domain/limits/batch-cost.js";
-import type { MeterDeps } from "../domain/limits/meter.js";
-import { meter, meterRateWindows, rateLimitHeaders } from "../domain/limits/meter.js";
 import { ApiError, validationFailed } from "../errors.js";
+import type { MeterDeps } from "../metering/meter.js";
+import { meter, meterRateWindows, meterWithMark, rateLimitHeaders } from "../metering/meter.js";
 import { authOf } from "./auth.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook, contractEntryOf } from "./route-hooks.js";
@@ -49,7 +50,7 @@ type HeldKey = {
   fingerprint: string;
   heartbeat: NodeJS.Timeout;
   settled: boolean;
-  /** The write recording that this request's units are charged; awaited before storing or releasing. */
+  /** The write recording that this request's units are charged (and with them, uncapped units); awaited before storing or releasing. */
   paid: Promise<void> | null;
 };
 
@@ -107,6 +108,28 @@ export const batchAdmissionPlugin = globalPlugin<BatchAdmissionOptions>(
         ? await meter(options, auth.organization.id, auth.plan, cost.units)
         : await meterRateWindows(options, auth.organization.id, auth.plan, cost.units);
       reply.headers(rateLimitHeaders(state));
+    };
+
+    /**
+     * The charge of a held key's work, and its paid mark: from here the units are spent, and a
+     * retry after a crash or a 5xx must not pay them again. The mark is written beside the work,
+     * with a plan's uncapped units in its statement, so that the two are durable together
+     * (docs/idempotency.md, "Leases and crashes"); storing or releasing the key waits for it.
+     */
+    const chargeAndMark = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      auth: AuthContext,
+      units: number,
+      holding: HeldKey,
+    ) => {
+      const { claim, fingerprint: print } = holding;
+      const mark = (write: UsageWrite | null) => markPaid(sql, claim, print, write);
+      const charged = await meterWithMark(options, auth.organization.id, auth.plan, units, mark);
+      reply.headers(rateLimitHeaders(charged.state));
+      holding.paid = charged.marked.catch((error: unknown) => {
+        request.log.error({ err: error }, "idempotency payment not recorded");
+      });
     };
 
     const fingerprintOf = (request: FastifyRequest): string => {
@@ -200,14 +223,8 @@ export const batchAdmissionPlugin = globalPlugin<BatchAdmissionOptions>(
       }
       if (result.takenOver) request.log.warn({ idempotency_key: key }, "idempotency key reclaimed");
       const holding = hold(request, result.claim, print);
-      await charge(reply, auth, batchCharge(shape, result.prepaid ? "prepaid work" : "work"));
-      // From here the units are spent: a retry after a crash or a 5xx must not pay them again. The
-      // write runs beside the work; storing or releasing the key waits for it.
-      if (!result.prepaid) {
-        holding.paid = markPaid(sql, result.claim, print).catch((error: unknown) => {
-          request.log.error({ err: error }, "idempotency payment not recorded");
-        });
-      }
+      if (result.prepaid) await charge(reply, auth, batchCharge(shape, "prepaid work"));
+      else await chargeAndMark(request, reply, auth, batchCharge(shape, "work").units, holding);
       return refuseWhole(shape);
     };
 

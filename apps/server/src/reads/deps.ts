@@ -4,7 +4,7 @@ import { type CatalogReader, catalogReader } from "../data/catalog-reader.js";
 import type { DataVersion } from "../data/data-version.js";
 import type { Sql } from "../data/sql.js";
 import type { ScoringConfig } from "../domain/analytics/weights.js";
-import type { UsageStore } from "../domain/limits/usage.js";
+import type { AccountUsage } from "./account.js";
 import { profileMemo } from "./profile-memo.js";
 import { loadProfiles } from "./profiles.js";
 import { type ReadCache, readCache } from "./read-cache.js";
@@ -19,7 +19,8 @@ import { scoringOf } from "./scoring.js";
 export type ReadDeps = {
   sql: Sql;
   clock: Clock;
-  usage: UsageStore;
+  /** /me's usage figures. */
+  usage: AccountUsage;
   scoring: ScoringConfig;
   /** Signs and checks list cursors. */
   cursorSecret: string;
@@ -48,7 +49,7 @@ const PAGE_BYTES = 16 * 1_048_576;
 export const readDeps = (options: {
   sql: Sql;
   clock: Clock;
-  usage: UsageStore;
+  usage: AccountUsage;
   config: Pick<Config, "cursorSecret" | "analytics" | "catalogCacheTtlMs">;
   version: DataVersion | null;
 }): ReadDeps => {
