@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { AccountRecordSchema, ErrorEnvelopeSchema } from "@gmi/contract";
 import { Redis } from "ioredis";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
 import { extraWithin } from "../src/domain/limits/lease.js";
 import { billingMonth } from "../src/domain/limits/windows.js";
+import { redisBackedLimiter } from "../src/metering/failover-windows.js";
 import { leasedLimiterStore } from "../src/metering/leased-windows.js";
 import { redisLimiterStore } from "../src/metering/redis-windows.js";
 import type { TestApp } from "./helpers/app.js";
@@ -25,6 +27,9 @@ afterAll(() => t?.close());
 const titles = (key: string, url = "/api/v1/games/titles") => t.app.inject({ url, headers: bearer(key) });
 
 const errorOf = (response: { json(): unknown }) => ErrorEnvelopeSchema.parse(response.json()).error;
+
+/** Whole seconds from the clock to the end of its minute, as X-RateLimit-Reset says them. */
+const untilMinuteEnds = () => Math.ceil((60_000 - (clock.now() % 60_000)) / 1000);
 
 describe("rate windows", () => {
   it("429 on the minute window with Retry-After; headers count down; the next minute admits again", async () => {
@@ -172,20 +177,6 @@ describe("rate-limit headers and /me (issue 21 item 4)", () => {
     expect(unknown.headers["x-ratelimit-limit"]).toBeUndefined();
   });
 
-  it("a 429 of the day window reports the day window in its message and headers", async () => {
-    const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 2, quota: null });
-    const { key } = await createTenant(db().pool, { plan });
-    await titles(key);
-    await titles(key);
-    const refused = await titles(key);
-    expect(refused.statusCode).toBe(429);
-    expect(errorOf(refused).message).toContain("per day");
-    expect(refused.headers["x-ratelimit-limit"]).toBe("2");
-    expect(refused.headers["x-ratelimit-remaining"]).toBe("0");
-    expect(refused.headers["x-ratelimit-reset"]).toBe(refused.headers["retry-after"]);
-    clock.advance(86_400_000);
-  });
-
   it("a batch refused by the minute window says what it costs and what is left, as the headers do", async () => {
     const plan = await createTestPlan(db().pool, { perMinute: 8, perDay: 100, quota: null });
     const { key } = await createTenant(db().pool, { plan });
@@ -202,6 +193,70 @@ describe("rate-limit headers and /me (issue 21 item 4)", () => {
     );
   });
 });
+
+describe.skipIf(!testRedisUrl())(
+  "Limits rule 2 on refusals, on Redis and PostgreSQL (issue 26 item 2)",
+  () => {
+    const prefix = `gmi:test:${randomUUID()}:`;
+    let redis: Redis;
+    let limiter: ReturnType<typeof leasedLimiterStore>;
+    let served: TestApp;
+    beforeAll(async () => {
+      // The production stack: leases over Redis with its failover, usage in PostgreSQL.
+      redis = new Redis(testRedisUrl() ?? "");
+      const shared = redisBackedLimiter(redis, pino({ level: "silent" }), prefix);
+      limiter = leasedLimiterStore(shared, { flushMs: 3_600_000, now: () => clock.now() });
+      served = await startTestApp(db().pool, { clock, limiter });
+    });
+    afterAll(async () => {
+      await served?.close();
+      await limiter?.close();
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    });
+    const ask = (key: string) => served.app.inject({ url: "/api/v1/games/titles", headers: bearer(key) });
+    const minuteHeaders = (response: { headers: Record<string, unknown> }) => ({
+      limit: response.headers["x-ratelimit-limit"],
+      remaining: response.headers["x-ratelimit-remaining"],
+      reset: response.headers["x-ratelimit-reset"],
+    });
+
+    it("a 429 of the day window: X-RateLimit-* of the minute window, the day in details and Retry-After", async () => {
+      const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 2, quota: null });
+      const { key } = await createTenant(db().pool, { plan });
+      expect((await ask(key)).statusCode).toBe(200);
+      expect((await ask(key)).statusCode).toBe(200);
+      const refused = await ask(key);
+      expect(refused.statusCode).toBe(429);
+      expect(errorOf(refused)).toMatchObject({ details: { window: "day", limit: 2 } });
+      expect(errorOf(refused).message).toBe("Rate limit of 2 requests per day exceeded");
+      expect(minuteHeaders(refused)).toEqual({
+        limit: "100",
+        remaining: "98",
+        reset: String(untilMinuteEnds()),
+      });
+      const untilMidnight = Math.ceil((Date.UTC(2026, 5, 16) - clock.now()) / 1000);
+      expect(refused.headers["retry-after"]).toBe(String(untilMidnight));
+    });
+
+    it("a 402: X-RateLimit-* of the minute window (the refused request refunded), Retry-After to the month's end", async () => {
+      const plan = await createTestPlan(db().pool, { perMinute: 10, perDay: 100, quota: 2 });
+      const { key } = await createTenant(db().pool, { plan });
+      expect((await ask(key)).statusCode).toBe(200);
+      expect((await ask(key)).statusCode).toBe(200);
+      const refused = await ask(key);
+      expect(refused.statusCode).toBe(402);
+      expect(minuteHeaders(refused)).toEqual({
+        limit: "10",
+        remaining: "8",
+        reset: String(untilMinuteEnds()),
+      });
+      const untilMonthEnds = Math.ceil((Date.UTC(2026, 6, 1) - clock.now()) / 1000);
+      expect(refused.headers["retry-after"]).toBe(String(untilMonthEnds));
+    });
+  },
+);
 
 describe("batch metering", () => {
   it("a batch costs one unit per element, and a refused batch costs nothing", async () => {

@@ -36,7 +36,7 @@ describe("meter", () => {
     expect(await meter(deps, 1, tiny, 3)).toMatchObject({ remaining: 0 });
   });
 
-  it("refuses past the day window", async () => {
+  it("refuses past the day window, with the minute window's headers", async () => {
     const clock = manualClock(Date.UTC(2026, 1, 10, 12));
     const deps = { limiter: memoryLimiterStore(), usage: memoryUsageStore(), clock };
     const plan = { ...tiny, monthly_quota: 100 };
@@ -46,6 +46,13 @@ describe("meter", () => {
     clock.advance(60_000);
     const refused = await rejection(meter(deps, 1, plan, 1));
     expect(refused.toBody().error.details).toEqual({ window: "day", limit: 5 });
+    // Limits rule 2: the headers are the minute window's (3 a minute, none used in this one).
+    expect(refused.headers).toEqual({
+      "x-ratelimit-limit": 3,
+      "x-ratelimit-remaining": 3,
+      "x-ratelimit-reset": 60,
+      "retry-after": 12 * 3600 - 120,
+    });
   });
 
   it("402 past the monthly quota refunds the windows; overage plans pass", async () => {

@@ -78,7 +78,7 @@ const chargeWindows = (
     if (result.admitted) return { ...at, state };
     const window = at.windows[result.blocked] ?? at.minute;
     const count = result.counts[result.blocked] ?? 0;
-    throw rateLimitRefusal(window, count, cost, rateLimitHeaders(stateOf(window, count, at.now)), at.now);
+    throw rateLimitRefusal(window, count, cost, rateLimitHeaders(state), at.now);
   });
 };
 
