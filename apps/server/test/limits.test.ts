@@ -96,6 +96,31 @@ describe("monthly quota", () => {
     expect(refused.headers["x-ratelimit-remaining"]).toBe("98");
   });
 
+  it("a batch larger than what is left of the quota says what it costs and what is left; the rest still serves", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 100, quota: 5 });
+    const { key } = await createTenant(db().pool, { plan });
+    const batch = (n: number) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/v1/intelligence/batch",
+        headers: { ...bearer(key), "content-type": "application/json" },
+        payload: JSON.stringify({ requests: Array.from({ length: n }, (_, i) => ({ game_id: i + 1 })) }),
+      });
+    expect((await titles(key)).statusCode).toBe(200);
+    const refused = await batch(6);
+    expect(refused.statusCode).toBe(402);
+    expect(errorOf(refused)).toMatchObject({
+      message:
+        "Monthly quota of 5 requests: this request costs 6 units and 4 are left; it resets at the start of the next UTC month",
+      details: { quota: 5, used: 1 },
+    });
+    // The refused batch cost nothing: the four units left still serve.
+    for (let i = 0; i < 4; i++) expect((await titles(key)).statusCode).toBe(200);
+    expect(errorOf(await titles(key)).message).toBe(
+      "Monthly quota of 5 requests used up; it resets at the start of the next UTC month",
+    );
+  });
+
   it("a plan with overage (Pro) is served past its quota", async () => {
     const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 100, quota: 1, overage: true });
     const { key } = await createTenant(db().pool, { plan });

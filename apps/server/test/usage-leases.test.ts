@@ -118,6 +118,21 @@ describe("quota leases (hard-capped plans)", () => {
     }
   });
 
+  it("a refusal reports the count as this server sees it: its own leased units, not spent, are not used", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
+    const store = replica();
+    try {
+      await store.consume(org, MONTH, 1, 10_000);
+      await store.flush();
+      await store.consume(org, MONTH, 1, 10_000); // 1 + 100 reserved
+      expect(await stored(org)).toBe(102);
+      expect(await store.consume(org, MONTH, 9_999, 10_000)).toEqual({ admitted: false, used: 2 });
+      expect(await store.consume(org, MONTH, 10_001, 10_000)).toEqual({ admitted: false, used: 2 });
+    } finally {
+      await store.close();
+    }
+  });
+
   it("two servers at once with warm leases never admit past the quota; given back, the rest is served", async () => {
     const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
     const quota = 2_000;
