@@ -137,6 +137,11 @@ describe("monthly quota", () => {
       quota: 250_000,
       resets_in: Math.ceil((Date.UTC(2026, 6, 1) - clock.now()) / 1000),
     });
+    expect(me.usage.day).toEqual({
+      used: 1,
+      limit: 20_000,
+      resets_in: Math.ceil((Date.UTC(2026, 5, 16) - clock.now()) / 1000),
+    });
     const enterprise = await createTenant(db().pool, { plan: "enterprise" });
     const meE = AccountRecordSchema.parse((await titles(enterprise.key, "/api/v1/me")).json().data);
     expect(meE.usage.month).toMatchObject({ used: 0, quota: null });
@@ -263,6 +268,21 @@ describe.skipIf(!testRedisUrl())(
       });
       const untilMidnight = Math.ceil((Date.UTC(2026, 5, 16) - clock.now()) / 1000);
       expect(refused.headers["retry-after"]).toBe(String(untilMidnight));
+    });
+
+    it("/me's usage.day is the day window a 429 is decided on, and reading it charges nothing", async () => {
+      const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 3, quota: null });
+      const { key } = await createTenant(db().pool, { plan });
+      const day = async () =>
+        (await served.app.inject({ url: "/api/v1/me", headers: bearer(key) })).json().data.usage.day;
+      expect(await day()).toMatchObject({ used: 0, limit: 3 });
+      expect((await ask(key)).statusCode).toBe(200);
+      expect((await ask(key)).statusCode).toBe(200);
+      expect(await day()).toMatchObject({ used: 2 });
+      expect(await day()).toMatchObject({ used: 2 });
+      expect((await ask(key)).statusCode).toBe(200);
+      expect(await day()).toMatchObject({ used: 3, limit: 3 });
+      expect(errorOf(await ask(key))).toMatchObject({ details: { window: "day", limit: 3 } });
     });
 
     it("a 402: X-RateLimit-* of the minute window (the refused request refunded), Retry-After to the month's end", async () => {

@@ -9,7 +9,7 @@ export interface RouteTypes {
     path: "/api/v1/me";
     query: {};
     pathParams: never;
-    response: { data: { organization: { status: "active" | "suspended"; id: number; name: string; }; plan: { name: string; slug: string; rate_limit_per_minute: number; rate_limit_per_day: number; monthly_quota: number | null; max_batch_size: number; max_page_size: number; }; api_key: { name: string; last_four: string; scopes: ("intelligence.read" | "demand-intent.read" | "games.read")[]; }; usage: { month: { quota: number | null; used: number; resets_in: number; }; }; }; meta: {}; };
+    response: { data: { organization: { status: "active" | "suspended"; id: number; name: string; }; plan: { name: string; slug: string; rate_limit_per_minute: number; rate_limit_per_day: number; monthly_quota: number | null; max_batch_size: number; max_page_size: number; }; api_key: { name: string; last_four: string; scopes: ("intelligence.read" | "demand-intent.read" | "games.read")[]; }; usage: { day: { limit: number; used: number; resets_in: number; }; month: { quota: number | null; used: number; resets_in: number; }; }; }; meta: {}; };
   };
   "consoles.list": {
     method: "GET";
@@ -142,7 +142,7 @@ export interface RouteTypes {
 /** The largest page any plan serves. */
 export type MaxPageSize = 200;
 
-export type AccountRecord = { organization: { status: "active" | "suspended"; id: number; name: string; }; plan: { name: string; slug: string; rate_limit_per_minute: number; rate_limit_per_day: number; monthly_quota: number | null; max_batch_size: number; max_page_size: number; }; api_key: { name: string; last_four: string; scopes: ("intelligence.read" | "demand-intent.read" | "games.read")[]; }; usage: { month: { quota: number | null; used: number; resets_in: number; }; }; };
+export type AccountRecord = { organization: { status: "active" | "suspended"; id: number; name: string; }; plan: { name: string; slug: string; rate_limit_per_minute: number; rate_limit_per_day: number; monthly_quota: number | null; max_batch_size: number; max_page_size: number; }; api_key: { name: string; last_four: string; scopes: ("intelligence.read" | "demand-intent.read" | "games.read")[]; }; usage: { day: { limit: number; used: number; resets_in: number; }; month: { quota: number | null; used: number; resets_in: number; }; }; };
 export type BatchLiquidityRow = { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; found: true; };
 export type BatchMeta = { total: number; succeeded: number; failed: number; };
 export type ConditionRecommendation = { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; conditions: { demand: { redirects: number; watch_count: number; search_count: number; share: number; }; condition: "loose" | "new" | "cib"; price: string | null; score: number; }[]; recommended: "loose" | "new" | "cib" | null; sample_size: number; min_sample_size: number; };
