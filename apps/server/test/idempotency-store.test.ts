@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Claim, ClaimResult } from "../src/data/idempotency.js";
@@ -13,6 +14,7 @@ import {
 import { LEASE_MS, RETENTION_MS } from "../src/domain/idempotency/policy.js";
 import { ignoreTerminationOnDrop } from "./helpers/batch.js";
 import { useTestDatabase } from "./helpers/setup.js";
+import { createTenant } from "./helpers/tenant.js";
 
 const db = useTestDatabase({ catalog: false });
 beforeAll(() => ignoreTerminationOnDrop(db().pool));
@@ -64,6 +66,27 @@ describe("claim, store, replay, reuse", () => {
     expect((await claimKey(sql, { organizationId: b, key: "shared", fingerprint: "B", now: T0 })).kind).toBe(
       "claimed",
     );
+  });
+
+  it("a paid mark carrying units writes both in one statement, once however often it is tried", async () => {
+    const sql = db().pool;
+    const { organizationId } = await createTenant(sql, { plan: "pro" });
+    const input = { organizationId, key: "k-units", fingerprint: "A", now: T0 };
+    const claim = claimed(await claimKey(sql, input));
+    const units = { id: randomUUID(), counts: [{ organizationId, month: "2026-06", units: 100 }] };
+    const used = async () =>
+      (await sql.query("SELECT used FROM usage_months WHERE organization_id = $1", [organizationId])).rows[0]
+        ?.used;
+    await markPaid(sql, claim, "A", units);
+    expect(await findRecord(sql, organizationId, "k-units")).toMatchObject({ paidFingerprint: "A" });
+    expect(Number(await used())).toBe(100);
+    // Tried again (its answer lost): the units are not added twice.
+    await markPaid(sql, claim, "A", units);
+    expect(Number(await used())).toBe(100);
+    // A mark that cannot be written (a value PostgreSQL refuses) writes no units either.
+    const broken = { id: "not-a-uuid", counts: [{ organizationId, month: "2026-06", units: 7 }] };
+    await expect(markPaid(sql, claim, "A", broken)).rejects.toThrow();
+    expect(Number(await used())).toBe(100);
   });
 
   it("a paid key released after a failure is claimable at once, prepaid for the same request only", async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Sql } from "../src/data/sql.js";
 import { isDatabaseUnavailable } from "../src/data/unavailable.js";
+import type { UsageWrite } from "../src/data/usage-writes.js";
+import { usageWriteStatement } from "../src/data/usage-writes.js";
 import { IDLE_FLUSHES, leaseExtra } from "../src/domain/limits/lease.js";
 import { pgUsageStore } from "../src/metering/postgres-quota.js";
 import type { UsageStore } from "../src/metering/quota-store.js";
@@ -298,6 +300,44 @@ describe("quota leases (hard-capped plans)", () => {
       await store.flush();
       expect(await stored(uncapped)).toBe(7);
       expect(await store.used(uncapped, MONTH)).toBe(7);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a keyed batch's uncapped units go with the caller's statement; one that fails is applied by the next flush, once", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "pro" });
+    const pool = db().pool;
+    const apply = async (write: UsageWrite | null) => {
+      if (!write) throw new Error("the PostgreSQL store hands its units over");
+      await pool.query(usageWriteStatement(write));
+    };
+    const store = replica();
+    try {
+      // Applied by the caller's statement: in the row at once, nothing left for the flush to add.
+      await store.consumeWith(org, MONTH, 5, apply);
+      expect(await stored(org)).toBe(5);
+      await store.flush();
+      expect(await stored(org)).toBe(5);
+      // Applied, but the answer lost (the connection cut after the commit): tried again by its id, added once.
+      const lost = store.consumeWith(org, MONTH, 3, async (write) => {
+        await apply(write);
+        throw new Error("Connection terminated unexpectedly");
+      });
+      await expect(lost).rejects.toThrow(/Connection terminated/);
+      await store.flush();
+      expect(await stored(org)).toBe(8);
+      expect(await store.used(org, MONTH)).toBe(8);
+      // Never applied (no connection): the flush applies it.
+      const refused = store.consumeWith(org, MONTH, 2, () =>
+        Promise.reject(new Error("connect ECONNREFUSED")),
+      );
+      await expect(refused).rejects.toThrow(/ECONNREFUSED/);
+      expect(await stored(org)).toBe(8);
+      expect(await store.used(org, MONTH)).toBe(10);
+      await store.flush();
+      expect(await stored(org)).toBe(10);
+      expect(await store.used(org, MONTH)).toBe(10);
     } finally {
       await store.close();
     }
