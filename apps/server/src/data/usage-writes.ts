@@ -2,7 +2,7 @@ import type { Sql } from "./sql.js";
 import { prepared } from "./sql.js";
 
 /** One count of a usage write: units added to an organization-month (negative: given back). */
-export type UsageCount = { organizationId: number; month: string; units: number };
+type UsageCount = { organizationId: number; month: string; units: number };
 
 /**
  * Counts added to usage_months once however often the statement carrying them is tried: its id is
@@ -13,7 +13,7 @@ export type UsageCount = { organizationId: number; month: string; units: number 
 export type UsageWrite = { id: string; counts: UsageCount[] };
 
 /** A data-modifying statement (its values are $1..$n) run in the same statement as a usage write. */
-export type Alongside = { sql: string; values: unknown[] };
+type Alongside = { sql: string; values: unknown[] };
 
 /**
  * The statement that applies `write`, and `alongside` in the same transaction when given (a keyed

@@ -117,7 +117,3 @@ export const leaseLedger = <Answer, Extra extends object = object>() => {
     },
   };
 };
-
-export type LeaseLedger<Answer, Extra extends object = object> = ReturnType<
-  typeof leaseLedger<Answer, Extra>
->;

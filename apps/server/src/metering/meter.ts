@@ -1,6 +1,7 @@
 import type { PlanLimits } from "@gmi/contract";
 import type { Clock } from "../clock.js";
 import type { UsageWrite } from "../data/usage-writes.js";
+import type { BatchCharge } from "../domain/limits/batch-cost.js";
 import type { RateWindow } from "../domain/limits/windows.js";
 import { billingMonth, rateWindows, secondsUntil } from "../domain/limits/windows.js";
 import type { UsageStore } from "./quota-store.js";
@@ -87,7 +88,7 @@ const chargeWindows = (
  * Retry-After. What an answer that does no work costs (an idempotent replay, a 409, a 422 reuse):
  * the windows protect the service, the monthly quota bills work.
  */
-export const meterRateWindows = async (
+const meterRateWindows = async (
   deps: Pick<MeterDeps, "limiter" | "clock">,
   organizationId: number,
   plan: PlanLimits,
@@ -148,26 +149,32 @@ export const meter = (
   return chargeMonth(deps, organizationId, plan, cost, charged);
 };
 
+/** Writes a keyed batch's paid mark, and with it `units` when nothing else made them durable. */
+export type PaidMark = (units: UsageWrite | null) => Promise<void>;
+
 /**
- * `meter` for a keyed batch that does the work, whose units must be durable together with its paid
- * mark (docs/idempotency.md, "Leases and crashes"): `mark` writes the mark, and on a plan without a
- * hard cap (Pro's overage, Enterprise) the units with it in one statement, instead of the buffer a
- * crash loses. A hard-capped plan's units are durable before the work anyway (reserved in
- * PostgreSQL): `mark` gets none. Resolves once charged, with the headers to send and the mark's
- * write, which runs beside the work.
+ * A batch's charge (domain/limits/batch-cost.ts): the rate windows only, or the windows and the
+ * monthly quota. With a `mark` (a held key's work), the units must be durable together with the
+ * paid mark (docs/idempotency.md, "Leases and crashes"): on a plan without a hard cap (Pro's
+ * overage, Enterprise) they are written with the mark in one statement, instead of the buffer a
+ * crash loses; a hard-capped plan's are durable before the work anyway (reserved in PostgreSQL),
+ * and the mark gets none. Resolves once charged, with the headers to send and the mark's write,
+ * which runs beside the work.
  */
-export const meterWithMark = async (
+export const meterBatch = async (
   deps: MeterDeps,
   organizationId: number,
   plan: PlanLimits,
-  cost: number,
-  mark: (units: UsageWrite | null) => Promise<void>,
-): Promise<{ state: RateLimitState; marked: Promise<void> }> => {
-  const charged = await chargeWindows(deps, windowsNow(deps, organizationId, plan), cost);
+  { units, quota }: BatchCharge,
+  mark: PaidMark | null,
+): Promise<{ state: RateLimitState; marked: Promise<void> | null }> => {
+  if (!quota) return { state: await meterRateWindows(deps, organizationId, plan, units), marked: null };
+  if (!mark) return { state: await meter(deps, organizationId, plan, units), marked: null };
+  const charged = await chargeWindows(deps, windowsNow(deps, organizationId, plan), units);
   if (monthlyCap(plan) === null) {
-    const marked = deps.usage.consumeWith(organizationId, billingMonth(charged.now), cost, mark);
+    const marked = deps.usage.consumeWith(organizationId, billingMonth(charged.now), units, mark);
     return { state: charged.state, marked };
   }
-  const state = await chargeMonth(deps, organizationId, plan, cost, charged);
+  const state = await chargeMonth(deps, organizationId, plan, units, charged);
   return { state, marked: mark(null) };
 };

@@ -27,10 +27,10 @@ import {
   storedHeadersOf,
 } from "../domain/idempotency/policy.js";
 import { storedMemo } from "../domain/idempotency/stored-memo.js";
-import { batchCharge } from "../domain/limits/batch-cost.js";
+import { type BatchCharge, batchCharge } from "../domain/limits/batch-cost.js";
 import { ApiError, validationFailed } from "../errors.js";
-import type { MeterDeps } from "../metering/meter.js";
-import { meter, meterRateWindows, meterWithMark, rateLimitHeaders } from "../metering/meter.js";
+import type { MeterDeps, PaidMark } from "../metering/meter.js";
+import { meterBatch, rateLimitHeaders } from "../metering/meter.js";
 import { authOf } from "./auth.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook, contractEntryOf } from "./route-hooks.js";
@@ -50,7 +50,7 @@ type HeldKey = {
   fingerprint: string;
   heartbeat: NodeJS.Timeout;
   settled: boolean;
-  /** The write recording that this request's units are charged (and with them, uncapped units); awaited before storing or releasing. */
+  /** The write recording that this request's units are charged; awaited before storing or releasing. */
   paid: Promise<void> | null;
 };
 
@@ -99,37 +99,17 @@ export const batchAdmissionPlugin = globalPlugin<BatchAdmissionOptions>(
     /** The keys held by requests in progress; only this plugin's hooks read it. */
     const held = new WeakMap<FastifyRequest, HeldKey>();
 
+    /** Charges `cost` and sets its headers; a held key's work also writes its paid mark (`mark`). */
     const charge = async (
       reply: FastifyReply,
       auth: AuthContext,
-      cost: { units: number; quota: boolean },
+      cost: BatchCharge,
+      mark: PaidMark | null = null,
     ) => {
-      const state = cost.quota
-        ? await meter(options, auth.organization.id, auth.plan, cost.units)
-        : await meterRateWindows(options, auth.organization.id, auth.plan, cost.units);
+      const { state, marked } = await meterBatch(options, auth.organization.id, auth.plan, cost, mark);
       reply.headers(rateLimitHeaders(state));
-    };
-
-    /**
-     * The charge of a held key's work, and its paid mark: from here the units are spent, and a
-     * retry after a crash or a 5xx must not pay them again. The mark is written beside the work,
-     * with a plan's uncapped units in its statement, so that the two are durable together
-     * (docs/idempotency.md, "Leases and crashes"); storing or releasing the key waits for it.
-     */
-    const chargeAndMark = async (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      auth: AuthContext,
-      units: number,
-      holding: HeldKey,
-    ) => {
-      const { claim, fingerprint: print } = holding;
-      const mark = (write: UsageWrite | null) => markPaid(sql, claim, print, write);
-      const charged = await meterWithMark(options, auth.organization.id, auth.plan, units, mark);
-      reply.headers(rateLimitHeaders(charged.state));
-      holding.paid = charged.marked.catch((error: unknown) => {
-        request.log.error({ err: error }, "idempotency payment not recorded");
-      });
+      // Wrapped: returned bare from an async function, the mark's write would be waited for here.
+      return { marked };
     };
 
     const fingerprintOf = (request: FastifyRequest): string => {
@@ -223,8 +203,19 @@ export const batchAdmissionPlugin = globalPlugin<BatchAdmissionOptions>(
       }
       if (result.takenOver) request.log.warn({ idempotency_key: key }, "idempotency key reclaimed");
       const holding = hold(request, result.claim, print);
-      if (result.prepaid) await charge(reply, auth, batchCharge(shape, "prepaid work"));
-      else await chargeAndMark(request, reply, auth, batchCharge(shape, "work").units, holding);
+      if (result.prepaid) {
+        await charge(reply, auth, batchCharge(shape, "prepaid work"));
+        return refuseWhole(shape);
+      }
+      // From here the units are spent: a retry after a crash or a 5xx must not pay them again. The
+      // mark is written beside the work, with the units of a plan that would buffer them, so that
+      // the two are durable together (docs/idempotency.md); storing or releasing the key waits for it.
+      const mark = (units: UsageWrite | null) => markPaid(sql, result.claim, print, units);
+      const { marked } = await charge(reply, auth, batchCharge(shape, "work"), mark);
+      holding.paid =
+        marked?.catch((error: unknown) => {
+          request.log.error({ err: error }, "idempotency payment not recorded");
+        }) ?? null;
       return refuseWhole(shape);
     };
 
