@@ -172,7 +172,8 @@ export const storeResponse = async (
  * The holder's batch units are charged: a retry of the same request after a failure is not charged
  * again. `units`: the units themselves, when nothing else made them durable (an uncapped plan's,
  * otherwise buffered), applied in the same statement, so that a crash cannot leave the mark
- * without them (docs/idempotency.md).
+ * without them (docs/idempotency.md). They are added even if the claim was lost meanwhile and the
+ * mark is not written: the request is served either way.
  */
 export const markPaid = async (
   sql: Sql,

@@ -12,7 +12,6 @@ import {
   storeResponse,
 } from "../data/idempotency.js";
 import type { Sql } from "../data/sql.js";
-import type { UsageWrite } from "../data/usage-writes.js";
 import type { AuthContext } from "../domain/auth/authorize.js";
 import { type RouteEntry, routeKey } from "../domain/auth/scope-table.js";
 import { type BatchShape, batchShape } from "../domain/batch/requests.js";
@@ -210,7 +209,7 @@ export const batchAdmissionPlugin = globalPlugin<BatchAdmissionOptions>(
       // From here the units are spent: a retry after a crash or a 5xx must not pay them again. The
       // mark is written beside the work, with the units of a plan that would buffer them, so that
       // the two are durable together (docs/idempotency.md); storing or releasing the key waits for it.
-      const mark = (units: UsageWrite | null) => markPaid(sql, result.claim, print, units);
+      const mark: PaidMark = (units) => markPaid(sql, result.claim, print, units);
       const { marked } = await charge(reply, auth, batchCharge(shape, "work"), mark);
       holding.paid =
         marked?.catch((error: unknown) => {
