@@ -106,6 +106,45 @@ describe("quota leases (hard-capped plans)", () => {
     }
   });
 
+  it("an interval that ends while a reservation is in flight still sizes the lease on its spend", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
+    const pool = db().pool;
+    let gate: Promise<void> | null = null;
+    let open = () => {};
+    const gated: Sql = {
+      query: ((config: unknown, ...rest: unknown[]) => {
+        const run = () =>
+          (pool.query as (...args: unknown[]) => Promise<unknown>).call(pool, config, ...rest);
+        const text =
+          typeof config === "object" && config !== null ? String((config as { text?: unknown }).text) : "";
+        return gate && text.includes("FOR UPDATE") ? gate.then(run) : run();
+      }) as Sql["query"],
+    };
+    const store = pgUsageStore(gated, { flushMs: 3_600_000 });
+    try {
+      // The first interval is counted one reservation at a time: under load one is nearly always
+      // in flight, so an interval that ends then must still count what was spent.
+      for (let i = 0; i < 3; i++) await store.consume(org, MONTH, 1, 10_000);
+      gate = new Promise((resolve) => {
+        open = () => {
+          gate = null;
+          resolve();
+        };
+      });
+      const inFlight = store.consume(org, MONTH, 1, 10_000);
+      await store.flush();
+      open();
+      await inFlight;
+      expect(await stored(org)).toBe(4);
+      // Sized on the interval's spend: the next reservation is a lease (1 + 100), not one unit.
+      await store.consume(org, MONTH, 1, 10_000);
+      expect(await stored(org)).toBe(105);
+    } finally {
+      open();
+      await store.close();
+    }
+  });
+
   it("a batch that does not fit is refused whole, and what is left still serves smaller requests", async () => {
     const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
     const store = replica();

@@ -91,14 +91,15 @@ export const leaseLedger = <Answer, Extra extends object = object>() => {
     /**
      * Ends an interval: sizes each lease on its spend, and takes out the leases to give back (their
      * unspent units), those idle for IDLE_FLUSHES intervals in a row and those `ended` says are
-     * over. A lease with a reservation in flight is left as it is until the next interval.
+     * over. A lease with a reservation in flight is busy, and stays: its units land in it. It is
+     * sized like the others: an organization's first interval is counted one reservation at a
+     * time, nearly always with one in flight under load, and must still lead to a lease.
      */
     endInterval(ended: (lease: Held) => boolean = () => false): Array<[string, Held]> {
       const returned: Array<[string, Held]> = [];
       for (const [key, lease] of leases) {
-        if (lease.pending) continue;
-        lease.idle = lease.spent === 0 ? lease.idle + 1 : 0;
-        if (ended(lease) || lease.idle >= IDLE_FLUSHES) {
+        lease.idle = lease.spent === 0 && !lease.pending ? lease.idle + 1 : 0;
+        if (!lease.pending && (ended(lease) || lease.idle >= IDLE_FLUSHES)) {
           leases.delete(key);
           returned.push([key, lease]);
           continue;
