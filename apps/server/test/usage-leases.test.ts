@@ -31,6 +31,39 @@ const drain = async (store: UsageStore, org: number, quota: number, cost = 1) =>
   return admitted;
 };
 
+/**
+ * The test database, with quota reservations (the statement that locks the row) waiting at a gate
+ * while it is held; `failing`: a reservation let through then fails, as on a lost connection.
+ */
+const gatedReservations = () => {
+  const pool = db().pool;
+  let gate: Promise<void> | null = null;
+  let release = () => {};
+  const control = {
+    failing: false,
+    hold() {
+      gate = new Promise((resolve) => {
+        release = () => {
+          gate = null;
+          resolve();
+        };
+      });
+    },
+    open: () => release(),
+    sql: {
+      query: ((config: unknown, ...rest: unknown[]) => {
+        const run = () =>
+          (pool.query as (...args: unknown[]) => Promise<unknown>).call(pool, config, ...rest);
+        const text =
+          typeof config === "object" && config !== null ? String((config as { text?: unknown }).text) : "";
+        if (!gate || !text.includes("FOR UPDATE")) return run();
+        return gate.then(() => (control.failing ? Promise.reject(new Error("connection lost")) : run()));
+      }) as Sql["query"],
+    },
+  };
+  return control;
+};
+
 describe("lease size", () => {
   it("none when idle, else two intervals of recent spend, at least 100, at most 1/32 of what is left", () => {
     expect(leaseExtra(0, 10_000, 0, 1)).toBe(0);
@@ -108,39 +141,23 @@ describe("quota leases (hard-capped plans)", () => {
 
   it("an interval that ends while a reservation is in flight still sizes the lease on its spend", async () => {
     const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
-    const pool = db().pool;
-    let gate: Promise<void> | null = null;
-    let open = () => {};
-    const gated: Sql = {
-      query: ((config: unknown, ...rest: unknown[]) => {
-        const run = () =>
-          (pool.query as (...args: unknown[]) => Promise<unknown>).call(pool, config, ...rest);
-        const text =
-          typeof config === "object" && config !== null ? String((config as { text?: unknown }).text) : "";
-        return gate && text.includes("FOR UPDATE") ? gate.then(run) : run();
-      }) as Sql["query"],
-    };
-    const store = pgUsageStore(gated, { flushMs: 3_600_000 });
+    const gated = gatedReservations();
+    const store = pgUsageStore(gated.sql, { flushMs: 3_600_000 });
     try {
       // The first interval is counted one reservation at a time: under load one is nearly always
       // in flight, so an interval that ends then must still count what was spent.
       for (let i = 0; i < 3; i++) await store.consume(org, MONTH, 1, 10_000);
-      gate = new Promise((resolve) => {
-        open = () => {
-          gate = null;
-          resolve();
-        };
-      });
+      gated.hold();
       const inFlight = store.consume(org, MONTH, 1, 10_000);
       await store.flush();
-      open();
+      gated.open();
       await inFlight;
       expect(await stored(org)).toBe(4);
       // Sized on the interval's spend: the next reservation is a lease (1 + 100), not one unit.
       await store.consume(org, MONTH, 1, 10_000);
       expect(await stored(org)).toBe(105);
     } finally {
-      open();
+      gated.open();
       await store.close();
     }
   });
@@ -236,56 +253,34 @@ describe("quota leases (hard-capped plans)", () => {
 
   it("a request waits at most waitMs for a reservation, which goes on: its unit serves the next request, a late failure reaches no one", async () => {
     const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
-    const pool = db().pool;
-    // Reservations (the statement that locks the row) wait at a gate while it is held.
-    let gate: Promise<void> | null = null;
-    let open = () => {};
-    let failing = false;
-    const hold = () => {
-      gate = new Promise((resolve) => {
-        open = () => {
-          gate = null;
-          resolve();
-        };
-      });
-    };
-    const gated: Sql = {
-      query: ((config: unknown, ...rest: unknown[]) => {
-        const run = () =>
-          (pool.query as (...args: unknown[]) => Promise<unknown>).call(pool, config, ...rest);
-        const text =
-          typeof config === "object" && config !== null ? String((config as { text?: unknown }).text) : "";
-        if (!gate || !text.includes("FOR UPDATE")) return run();
-        return gate.then(() => (failing ? Promise.reject(new Error("connection lost")) : run()));
-      }) as Sql["query"],
-    };
-    const store = pgUsageStore(gated, { flushMs: 3_600_000, waitMs: 50 });
+    const gated = gatedReservations();
+    const store = pgUsageStore(gated.sql, { flushMs: 3_600_000, waitMs: 50 });
     const refusal = () => store.consume(org, MONTH, 1, 10_000).catch((error: unknown) => error);
     try {
-      hold();
+      gated.hold();
       // Both give up: the first on its own reservation, the second on the one it waits for.
       const [first, second] = await Promise.all([refusal(), refusal()]);
       expect(isDatabaseUnavailable(first)).toBe(true);
       expect(isDatabaseUnavailable(second)).toBe(true);
       expect(await stored(org)).toBe(0);
-      open();
+      gated.open();
       await waitFor(async () => (await stored(org)) === 1, 5_000, 10);
       // The unit reserved for the first is spent by the next request, with no reservation (gate held).
-      hold();
+      gated.hold();
       expect(await store.consume(org, MONTH, 1, 10_000)).toEqual({ admitted: true, used: null });
       expect(await stored(org)).toBe(1);
 
       // A reservation that fails after its request gave up is nobody's error (vitest fails a run
       // on an unhandled rejection), and it frees the lease for the next reservation.
-      failing = true;
+      gated.failing = true;
       expect(isDatabaseUnavailable(await refusal())).toBe(true);
-      open();
+      gated.open();
       await new Promise((resolve) => setTimeout(resolve, 20));
-      failing = false;
+      gated.failing = false;
       expect(await store.consume(org, MONTH, 1, 10_000)).toEqual({ admitted: true, used: null });
       expect(await stored(org)).toBe(2);
     } finally {
-      open();
+      gated.open();
       await store.close();
     }
   });
