@@ -16,13 +16,13 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { buildApp, createLogger } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { ensurePlans } from "../src/data/accounts.js";
-import { pgUsageStore } from "../src/data/usage.js";
 import { migrate } from "../src/db/migrate.js";
 import { openDatabase } from "../src/db/open.js";
 import { seedDemo } from "../src/demo/seed.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
-import { memoryLimiterStore } from "../src/domain/limits/store.js";
 import { batchedLineWriter } from "../src/logging/line-writer.js";
+import { pgUsageStore } from "../src/metering/postgres-quota.js";
+import { memoryLimiterStore } from "../src/metering/window-store.js";
 import { adminUrl, createBenchDatabase } from "./admin.js";
 import { benchKey } from "./bench-key.js";
 

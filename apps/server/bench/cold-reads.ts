@@ -16,9 +16,9 @@ import type pg from "pg";
 import { buildApp, createLogger } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import type { Sql } from "../src/data/sql.js";
-import { pgUsageStore } from "../src/data/usage.js";
 import { openDatabase } from "../src/db/open.js";
-import { memoryLimiterStore } from "../src/domain/limits/store.js";
+import { pgUsageStore } from "../src/metering/postgres-quota.js";
+import { memoryLimiterStore } from "../src/metering/window-store.js";
 import { adminServer, benchDatabase, createKeys, pgClient, readCatalog } from "./wide-database.js";
 import { wideUrls } from "./wide-mix.js";
 

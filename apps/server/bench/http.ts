@@ -22,14 +22,14 @@ import { Redis } from "ioredis";
 import { buildApp, createLogger } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { ensurePlans } from "../src/data/accounts.js";
-import { redisLimiterStore } from "../src/data/redis-limiter.js";
-import { pgUsageStore } from "../src/data/usage.js";
 import { migrate } from "../src/db/migrate.js";
 import { openDatabase } from "../src/db/open.js";
 import { seedDemo } from "../src/demo/seed.js";
 import { DEFAULT_SCORING } from "../src/domain/analytics/weights.js";
-import { memoryLimiterStore } from "../src/domain/limits/store.js";
 import { batchedLineWriter } from "../src/logging/line-writer.js";
+import { pgUsageStore } from "../src/metering/postgres-quota.js";
+import { redisLimiterStore } from "../src/metering/redis-windows.js";
+import { memoryLimiterStore } from "../src/metering/window-store.js";
 import { adminUrl, createBenchDatabase } from "./admin.js";
 import { benchKey } from "./bench-key.js";
 

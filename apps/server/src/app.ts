@@ -14,11 +14,12 @@ import { primaryOnly, readRouting } from "./data/read-routing.js";
 import { type Sql, withReadTimeout } from "./data/sql.js";
 import type { Standbys } from "./data/standbys.js";
 import { buildRouteTable } from "./domain/auth/scope-table.js";
-import type { LimiterStore } from "./domain/limits/store.js";
-import type { UsageStore } from "./domain/limits/usage.js";
 import { ApiError } from "./errors.js";
 import { lazyChildLogger } from "./logging/lazy-child.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
+import { accountUsage } from "./metering/account-usage.js";
+import type { UsageStore } from "./metering/quota-store.js";
+import type { LimiterStore } from "./metering/window-store.js";
 import { authPlugin } from "./plugins/auth.js";
 import { batchAdmissionPlugin } from "./plugins/batch-admission.js";
 import { corsPlugin } from "./plugins/cors.js";
@@ -122,7 +123,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
 
   // The batch routes' idempotency records are written through `deps.sql` and always waited for;
-  // the usage store bounds its own waits (data/usage.ts).
+  // the usage store bounds its own waits (metering/postgres-quota.ts).
   const reads = withReadTimeout(deps.sql, deps.readTimeoutMs ?? 0);
   // The fingerprint of the data answers are built from, read at most once a second: the caches keep
   // answers while it holds, and a standby serves reads only while it reports the same.
@@ -152,12 +153,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const routes = buildRouteTable();
   await app.register(authPlugin, { lookup: caches.keys, readKey: caches.presentedKeys, clock, routes });
   // Ordinary routes: one unit at onRequest. Batch routes: key, claim, decision, charge, store.
-  await app.register(limitsPlugin, { limiter: deps.limiter, usage: deps.usage, clock, routes });
+  const metering = { limiter: deps.limiter, usage: deps.usage, clock };
+  await app.register(limitsPlugin, { ...metering, routes });
   await app.register(batchAdmissionPlugin, {
+    ...metering,
     sql: deps.sql,
-    limiter: deps.limiter,
-    usage: deps.usage,
-    clock,
     routes,
     stored: caches.storedAnswers,
   });
@@ -177,7 +177,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     onLookup: (kept) => metrics.recordKeptAnswer(kept),
   });
   await registerContractRoutes(app, {
-    reads: readDeps({ routing, clock, usage: deps.usage, config, caches }),
+    reads: readDeps({ routing, clock, usage: accountUsage(metering), config, caches }),
     responses: caches.responses,
     publicBaseUrl: config.publicBaseUrl,
   });

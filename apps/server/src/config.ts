@@ -149,7 +149,7 @@ const EnvSchema = z.object({
   USAGE_FLUSH_MS: int(50, 60_000).default(1_000),
   /**
    * How long a request waits for PostgreSQL before it is answered 503: its reads are given up on
-   * (data/sql.ts, withReadTimeout), a quota reservation is left to finish (data/usage.ts); 0: it
+   * (data/sql.ts, withReadTimeout), a quota reservation is left to finish (metering/postgres-quota.ts); 0: it
    * waits. Idempotency records of batches are always waited for.
    */
   DATABASE_WAIT_MS: int(0, 600_000).default(5_000),

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, createLogger } from "../src/app.js";
-import { pgUsageStore } from "../src/data/usage.js";
-import { memoryLimiterStore } from "../src/domain/limits/store.js";
-import type { UsageStore } from "../src/domain/limits/usage.js";
 import { accessLogWriter } from "../src/logging/access-line.js";
+import { pgUsageStore } from "../src/metering/postgres-quota.js";
+import type { UsageStore } from "../src/metering/quota-store.js";
+import { memoryLimiterStore } from "../src/metering/window-store.js";
 import { bearer, testConfig } from "./helpers/app.js";
 import { useTestDatabase } from "./helpers/setup.js";
 import { createTenant } from "./helpers/tenant.js";

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Claim, ClaimResult } from "../src/data/idempotency.js";
@@ -14,6 +15,7 @@ import { openPool } from "../src/db/open.js";
 import { LEASE_MS, RETENTION_MS } from "../src/domain/idempotency/policy.js";
 import { ignoreTerminationOnDrop } from "./helpers/batch.js";
 import { useTestDatabase } from "./helpers/setup.js";
+import { createTenant } from "./helpers/tenant.js";
 
 const db = useTestDatabase({ catalog: false });
 beforeAll(() => ignoreTerminationOnDrop(db().pool));
@@ -67,16 +69,37 @@ describe("claim, store, replay, reuse", () => {
     );
   });
 
+  it("a paid mark carrying units writes both in one statement, once however often it is tried", async () => {
+    const sql = db().pool;
+    const { organizationId } = await createTenant(sql, { plan: "pro" });
+    const input = { organizationId, key: "k-units", fingerprint: "A", now: T0 };
+    const claim = claimed(await claimKey(sql, input));
+    const units = { id: randomUUID(), counts: [{ organizationId, month: "2026-06", units: 100 }] };
+    const used = async () =>
+      (await sql.query("SELECT used FROM usage_months WHERE organization_id = $1", [organizationId])).rows[0]
+        ?.used;
+    await markPaid(sql, claim, "A", units);
+    expect(await findRecord(sql, organizationId, "k-units")).toMatchObject({ paidFingerprint: "A" });
+    expect(Number(await used())).toBe(100);
+    // Tried again (its answer lost): the units are not added twice.
+    await markPaid(sql, claim, "A", units);
+    expect(Number(await used())).toBe(100);
+    // A mark that cannot be written (a value PostgreSQL refuses) writes no units either.
+    const broken = { id: "not-a-uuid", counts: [{ organizationId, month: "2026-06", units: 7 }] };
+    await expect(markPaid(sql, claim, "A", broken)).rejects.toThrow();
+    expect(Number(await used())).toBe(100);
+  });
+
   it("a paid key released after a failure is claimable at once, prepaid for the same request only", async () => {
     const sql = db().pool;
     const input = { organizationId: nextOrg(), key: "k-paid", fingerprint: "A", now: T0 };
     const first = claimed(await claimKey(sql, input));
-    await markPaid(sql, first, "A");
+    await markPaid(sql, first, "A", null);
     expect(await releaseClaim(sql, first, T0)).toBe(true);
     expect(await claimKey(sql, input)).toMatchObject({ kind: "claimed", takenOver: true, prepaid: true });
     const other = { ...input, key: "k-paid-2" };
     const second = claimed(await claimKey(sql, other));
-    await markPaid(sql, second, "A");
+    await markPaid(sql, second, "A", null);
     await releaseClaim(sql, second, T0);
     expect(await claimKey(sql, { ...other, fingerprint: "B" })).toMatchObject({
       kind: "claimed",

@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { AccountRecordSchema, ErrorEnvelopeSchema } from "@gmi/contract";
 import { Redis } from "ioredis";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
-import { redisLimiterStore } from "../src/data/redis-limiter.js";
 import { extraWithin } from "../src/domain/limits/lease.js";
-import { leasedLimiterStore } from "../src/domain/limits/window-leases.js";
 import { billingMonth } from "../src/domain/limits/windows.js";
+import { redisBackedLimiter } from "../src/metering/failover-windows.js";
+import { leasedLimiterStore } from "../src/metering/leased-windows.js";
+import { redisLimiterStore } from "../src/metering/redis-windows.js";
 import type { TestApp } from "./helpers/app.js";
 import { bearer, startTestApp } from "./helpers/app.js";
 import { startWithinOneMinute } from "./helpers/minute.js";
@@ -25,6 +27,9 @@ afterAll(() => t?.close());
 const titles = (key: string, url = "/api/v1/games/titles") => t.app.inject({ url, headers: bearer(key) });
 
 const errorOf = (response: { json(): unknown }) => ErrorEnvelopeSchema.parse(response.json()).error;
+
+/** Whole seconds from the clock to the end of its minute, as X-RateLimit-Reset says them. */
+const untilMinuteEnds = () => Math.ceil((60_000 - (clock.now() % 60_000)) / 1000);
 
 describe("rate windows", () => {
   it("429 on the minute window with Retry-After; headers count down; the next minute admits again", async () => {
@@ -91,6 +96,31 @@ describe("monthly quota", () => {
     expect(refused.headers["x-ratelimit-remaining"]).toBe("98");
   });
 
+  it("a batch larger than what is left of the quota says what it costs and what is left; the rest still serves", async () => {
+    const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 100, quota: 5 });
+    const { key } = await createTenant(db().pool, { plan });
+    const batch = (n: number) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/v1/intelligence/batch",
+        headers: { ...bearer(key), "content-type": "application/json" },
+        payload: JSON.stringify({ requests: Array.from({ length: n }, (_, i) => ({ game_id: i + 1 })) }),
+      });
+    expect((await titles(key)).statusCode).toBe(200);
+    const refused = await batch(6);
+    expect(refused.statusCode).toBe(402);
+    expect(errorOf(refused)).toMatchObject({
+      message:
+        "Monthly quota of 5 requests: this request costs 6 units and 4 are left; it resets at the start of the next UTC month",
+      details: { quota: 5, used: 1 },
+    });
+    // The refused batch cost nothing: the four units left still serve.
+    for (let i = 0; i < 4; i++) expect((await titles(key)).statusCode).toBe(200);
+    expect(errorOf(await titles(key)).message).toBe(
+      "Monthly quota of 5 requests used up; it resets at the start of the next UTC month",
+    );
+  });
+
   it("a plan with overage (Pro) is served past its quota", async () => {
     const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 100, quota: 1, overage: true });
     const { key } = await createTenant(db().pool, { plan });
@@ -106,6 +136,11 @@ describe("monthly quota", () => {
       used: 1,
       quota: 250_000,
       resets_in: Math.ceil((Date.UTC(2026, 6, 1) - clock.now()) / 1000),
+    });
+    expect(me.usage.day).toEqual({
+      used: 1,
+      limit: 20_000,
+      resets_in: Math.ceil((Date.UTC(2026, 5, 16) - clock.now()) / 1000),
     });
     const enterprise = await createTenant(db().pool, { plan: "enterprise" });
     const meE = AccountRecordSchema.parse((await titles(enterprise.key, "/api/v1/me")).json().data);
@@ -172,20 +207,6 @@ describe("rate-limit headers and /me (issue 21 item 4)", () => {
     expect(unknown.headers["x-ratelimit-limit"]).toBeUndefined();
   });
 
-  it("a 429 of the day window reports the day window in its message and headers", async () => {
-    const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 2, quota: null });
-    const { key } = await createTenant(db().pool, { plan });
-    await titles(key);
-    await titles(key);
-    const refused = await titles(key);
-    expect(refused.statusCode).toBe(429);
-    expect(errorOf(refused).message).toContain("per day");
-    expect(refused.headers["x-ratelimit-limit"]).toBe("2");
-    expect(refused.headers["x-ratelimit-remaining"]).toBe("0");
-    expect(refused.headers["x-ratelimit-reset"]).toBe(refused.headers["retry-after"]);
-    clock.advance(86_400_000);
-  });
-
   it("a batch refused by the minute window says what it costs and what is left, as the headers do", async () => {
     const plan = await createTestPlan(db().pool, { perMinute: 8, perDay: 100, quota: null });
     const { key } = await createTenant(db().pool, { plan });
@@ -202,6 +223,85 @@ describe("rate-limit headers and /me (issue 21 item 4)", () => {
     );
   });
 });
+
+describe.skipIf(!testRedisUrl())(
+  "Limits rule 2 on refusals, on Redis and PostgreSQL (issue 26 item 2)",
+  () => {
+    const prefix = `gmi:test:${randomUUID()}:`;
+    let redis: Redis;
+    let limiter: ReturnType<typeof leasedLimiterStore>;
+    let served: TestApp;
+    beforeAll(async () => {
+      // The production stack: leases over Redis with its failover, usage in PostgreSQL.
+      redis = new Redis(testRedisUrl() ?? "");
+      const shared = redisBackedLimiter(redis, pino({ level: "silent" }), prefix);
+      limiter = leasedLimiterStore(shared, { flushMs: 3_600_000, now: () => clock.now() });
+      served = await startTestApp(db().pool, { clock, limiter });
+    });
+    afterAll(async () => {
+      await served?.close();
+      await limiter?.close();
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    });
+    const ask = (key: string) => served.app.inject({ url: "/api/v1/games/titles", headers: bearer(key) });
+    const minuteHeaders = (response: { headers: Record<string, unknown> }) => ({
+      limit: response.headers["x-ratelimit-limit"],
+      remaining: response.headers["x-ratelimit-remaining"],
+      reset: response.headers["x-ratelimit-reset"],
+    });
+
+    it("a 429 of the day window: X-RateLimit-* of the minute window, the day in details and Retry-After", async () => {
+      const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 2, quota: null });
+      const { key } = await createTenant(db().pool, { plan });
+      expect((await ask(key)).statusCode).toBe(200);
+      expect((await ask(key)).statusCode).toBe(200);
+      const refused = await ask(key);
+      expect(refused.statusCode).toBe(429);
+      expect(errorOf(refused)).toMatchObject({ details: { window: "day", limit: 2 } });
+      expect(errorOf(refused).message).toBe("Rate limit of 2 requests per day exceeded");
+      expect(minuteHeaders(refused)).toEqual({
+        limit: "100",
+        remaining: "98",
+        reset: String(untilMinuteEnds()),
+      });
+      const untilMidnight = Math.ceil((Date.UTC(2026, 5, 16) - clock.now()) / 1000);
+      expect(refused.headers["retry-after"]).toBe(String(untilMidnight));
+    });
+
+    it("/me's usage.day is the day window a 429 is decided on, and reading it charges nothing", async () => {
+      const plan = await createTestPlan(db().pool, { perMinute: 100, perDay: 3, quota: null });
+      const { key } = await createTenant(db().pool, { plan });
+      const day = async () =>
+        (await served.app.inject({ url: "/api/v1/me", headers: bearer(key) })).json().data.usage.day;
+      expect(await day()).toMatchObject({ used: 0, limit: 3 });
+      expect((await ask(key)).statusCode).toBe(200);
+      expect((await ask(key)).statusCode).toBe(200);
+      expect(await day()).toMatchObject({ used: 2 });
+      expect(await day()).toMatchObject({ used: 2 });
+      expect((await ask(key)).statusCode).toBe(200);
+      expect(await day()).toMatchObject({ used: 3, limit: 3 });
+      expect(errorOf(await ask(key))).toMatchObject({ details: { window: "day", limit: 3 } });
+    });
+
+    it("a 402: X-RateLimit-* of the minute window (the refused request refunded), Retry-After to the month's end", async () => {
+      const plan = await createTestPlan(db().pool, { perMinute: 10, perDay: 100, quota: 2 });
+      const { key } = await createTenant(db().pool, { plan });
+      expect((await ask(key)).statusCode).toBe(200);
+      expect((await ask(key)).statusCode).toBe(200);
+      const refused = await ask(key);
+      expect(refused.statusCode).toBe(402);
+      expect(minuteHeaders(refused)).toEqual({
+        limit: "10",
+        remaining: "8",
+        reset: String(untilMinuteEnds()),
+      });
+      const untilMonthEnds = Math.ceil((Date.UTC(2026, 6, 1) - clock.now()) / 1000);
+      expect(refused.headers["retry-after"]).toBe(String(untilMonthEnds));
+    });
+  },
+);
 
 describe("batch metering", () => {
   it("a batch costs one unit per element, and a refused batch costs nothing", async () => {

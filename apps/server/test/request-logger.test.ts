@@ -2,8 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, createLogger } from "../src/app.js";
-import { memoryLimiterStore } from "../src/domain/limits/store.js";
-import { memoryUsageStore } from "../src/domain/limits/usage.js";
+import { memoryUsageStore } from "../src/metering/quota-store.js";
+import { memoryLimiterStore } from "../src/metering/window-store.js";
 import { testConfig } from "./helpers/app.js";
 import { useTestDatabase } from "./helpers/setup.js";
 

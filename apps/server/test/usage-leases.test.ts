@@ -1,9 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Sql } from "../src/data/sql.js";
 import { isDatabaseUnavailable } from "../src/data/unavailable.js";
-import { pgUsageStore } from "../src/data/usage.js";
+import type { UsageWrite } from "../src/data/usage-writes.js";
+import { usageWriteStatement } from "../src/data/usage-writes.js";
 import { IDLE_FLUSHES, leaseExtra } from "../src/domain/limits/lease.js";
-import type { UsageStore } from "../src/domain/limits/usage.js";
+import { pgUsageStore } from "../src/metering/postgres-quota.js";
+import type { UsageStore } from "../src/metering/quota-store.js";
 import { waitFor } from "./faults/processes.js";
 import { useTestDatabase } from "./helpers/setup.js";
 import { createTenant } from "./helpers/tenant.js";
@@ -27,6 +29,39 @@ const drain = async (store: UsageStore, org: number, quota: number, cost = 1) =>
   let admitted = 0;
   while ((await store.consume(org, MONTH, cost, quota)).admitted) admitted += cost;
   return admitted;
+};
+
+/**
+ * The test database, with quota reservations (the statement that locks the row) waiting at a gate
+ * while it is held; `failing`: a reservation let through then fails, as on a lost connection.
+ */
+const gatedReservations = () => {
+  const pool = db().pool;
+  let gate: Promise<void> | null = null;
+  let release = () => {};
+  const control = {
+    failing: false,
+    hold() {
+      gate = new Promise((resolve) => {
+        release = () => {
+          gate = null;
+          resolve();
+        };
+      });
+    },
+    open: () => release(),
+    sql: {
+      query: ((config: unknown, ...rest: unknown[]) => {
+        const run = () =>
+          (pool.query as (...args: unknown[]) => Promise<unknown>).call(pool, config, ...rest);
+        const text =
+          typeof config === "object" && config !== null ? String((config as { text?: unknown }).text) : "";
+        if (!gate || !text.includes("FOR UPDATE")) return run();
+        return gate.then(() => (control.failing ? Promise.reject(new Error("connection lost")) : run()));
+      }) as Sql["query"],
+    },
+  };
+  return control;
 };
 
 describe("lease size", () => {
@@ -104,6 +139,29 @@ describe("quota leases (hard-capped plans)", () => {
     }
   });
 
+  it("an interval that ends while a reservation is in flight still sizes the lease on its spend", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
+    const gated = gatedReservations();
+    const store = pgUsageStore(gated.sql, { flushMs: 3_600_000 });
+    try {
+      // The first interval is counted one reservation at a time: under load one is nearly always
+      // in flight, so an interval that ends then must still count what was spent.
+      for (let i = 0; i < 3; i++) await store.consume(org, MONTH, 1, 10_000);
+      gated.hold();
+      const inFlight = store.consume(org, MONTH, 1, 10_000);
+      await store.flush();
+      gated.open();
+      await inFlight;
+      expect(await stored(org)).toBe(4);
+      // Sized on the interval's spend: the next reservation is a lease (1 + 100), not one unit.
+      await store.consume(org, MONTH, 1, 10_000);
+      expect(await stored(org)).toBe(105);
+    } finally {
+      gated.open();
+      await store.close();
+    }
+  });
+
   it("a batch that does not fit is refused whole, and what is left still serves smaller requests", async () => {
     const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
     const store = replica();
@@ -113,6 +171,21 @@ describe("quota leases (hard-capped plans)", () => {
       expect((await store.consume(org, MONTH, 5, 100)).admitted).toBe(true);
       await store.flush();
       expect(await stored(org)).toBe(100);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a refusal reports the count as this server sees it: its own leased units, not spent, are not used", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
+    const store = replica();
+    try {
+      await store.consume(org, MONTH, 1, 10_000);
+      await store.flush();
+      await store.consume(org, MONTH, 1, 10_000); // 1 + 100 reserved
+      expect(await stored(org)).toBe(102);
+      expect(await store.consume(org, MONTH, 9_999, 10_000)).toEqual({ admitted: false, used: 2 });
+      expect(await store.consume(org, MONTH, 10_001, 10_000)).toEqual({ admitted: false, used: 2 });
     } finally {
       await store.close();
     }
@@ -180,56 +253,34 @@ describe("quota leases (hard-capped plans)", () => {
 
   it("a request waits at most waitMs for a reservation, which goes on: its unit serves the next request, a late failure reaches no one", async () => {
     const { organizationId: org } = await createTenant(db().pool, { plan: "free" });
-    const pool = db().pool;
-    // Reservations (the statement that locks the row) wait at a gate while it is held.
-    let gate: Promise<void> | null = null;
-    let open = () => {};
-    let failing = false;
-    const hold = () => {
-      gate = new Promise((resolve) => {
-        open = () => {
-          gate = null;
-          resolve();
-        };
-      });
-    };
-    const gated: Sql = {
-      query: ((config: unknown, ...rest: unknown[]) => {
-        const run = () =>
-          (pool.query as (...args: unknown[]) => Promise<unknown>).call(pool, config, ...rest);
-        const text =
-          typeof config === "object" && config !== null ? String((config as { text?: unknown }).text) : "";
-        if (!gate || !text.includes("FOR UPDATE")) return run();
-        return gate.then(() => (failing ? Promise.reject(new Error("connection lost")) : run()));
-      }) as Sql["query"],
-    };
-    const store = pgUsageStore(gated, { flushMs: 3_600_000, waitMs: 50 });
+    const gated = gatedReservations();
+    const store = pgUsageStore(gated.sql, { flushMs: 3_600_000, waitMs: 50 });
     const refusal = () => store.consume(org, MONTH, 1, 10_000).catch((error: unknown) => error);
     try {
-      hold();
+      gated.hold();
       // Both give up: the first on its own reservation, the second on the one it waits for.
       const [first, second] = await Promise.all([refusal(), refusal()]);
       expect(isDatabaseUnavailable(first)).toBe(true);
       expect(isDatabaseUnavailable(second)).toBe(true);
       expect(await stored(org)).toBe(0);
-      open();
+      gated.open();
       await waitFor(async () => (await stored(org)) === 1, 5_000, 10);
       // The unit reserved for the first is spent by the next request, with no reservation (gate held).
-      hold();
+      gated.hold();
       expect(await store.consume(org, MONTH, 1, 10_000)).toEqual({ admitted: true, used: null });
       expect(await stored(org)).toBe(1);
 
       // A reservation that fails after its request gave up is nobody's error (vitest fails a run
       // on an unhandled rejection), and it frees the lease for the next reservation.
-      failing = true;
+      gated.failing = true;
       expect(isDatabaseUnavailable(await refusal())).toBe(true);
-      open();
+      gated.open();
       await new Promise((resolve) => setTimeout(resolve, 20));
-      failing = false;
+      gated.failing = false;
       expect(await store.consume(org, MONTH, 1, 10_000)).toEqual({ admitted: true, used: null });
       expect(await stored(org)).toBe(2);
     } finally {
-      open();
+      gated.open();
       await store.close();
     }
   });
@@ -283,6 +334,44 @@ describe("quota leases (hard-capped plans)", () => {
       await store.flush();
       expect(await stored(uncapped)).toBe(7);
       expect(await store.used(uncapped, MONTH)).toBe(7);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a keyed batch's uncapped units go with the caller's statement; one that fails is applied by the next flush, once", async () => {
+    const { organizationId: org } = await createTenant(db().pool, { plan: "pro" });
+    const pool = db().pool;
+    const apply = async (write: UsageWrite | null) => {
+      if (!write) throw new Error("the PostgreSQL store hands its units over");
+      await pool.query(usageWriteStatement(write));
+    };
+    const store = replica();
+    try {
+      // Applied by the caller's statement: in the row at once, nothing left for the flush to add.
+      await store.consumeWith(org, MONTH, 5, apply);
+      expect(await stored(org)).toBe(5);
+      await store.flush();
+      expect(await stored(org)).toBe(5);
+      // Applied, but the answer lost (the connection cut after the commit): tried again by its id, added once.
+      const lost = store.consumeWith(org, MONTH, 3, async (write) => {
+        await apply(write);
+        throw new Error("Connection terminated unexpectedly");
+      });
+      await expect(lost).rejects.toThrow(/Connection terminated/);
+      await store.flush();
+      expect(await stored(org)).toBe(8);
+      expect(await store.used(org, MONTH)).toBe(8);
+      // Never applied (no connection): the flush applies it.
+      const refused = store.consumeWith(org, MONTH, 2, () =>
+        Promise.reject(new Error("connect ECONNREFUSED")),
+      );
+      await expect(refused).rejects.toThrow(/ECONNREFUSED/);
+      expect(await stored(org)).toBe(8);
+      expect(await store.used(org, MONTH)).toBe(10);
+      await store.flush();
+      expect(await stored(org)).toBe(10);
+      expect(await store.used(org, MONTH)).toBe(10);
     } finally {
       await store.close();
     }

@@ -321,10 +321,13 @@ describe("search demand and the account", () => {
     expect(shares).toEqual([...shares].sort((a, b) => b - a));
   });
 
-  it("shows the plan, the month's usage and the minute window from the rate-limit headers", async () => {
+  it("shows the plan, the day's and the month's usage, and the minute window from the rate-limit headers", async () => {
     location.hash = "#/account";
     render(<App initial={credentials} />);
     expect(await screen.findByRole("heading", { name: "Plan: Starter" })).toBeTruthy();
+    // The day from /me's usage.day, not from the headers (which are the minute window's).
+    const day = screen.getByTestId("day-usage");
+    expect(day.textContent).toMatch(/^Today\d[\d,]*of 20,000 used today \(UTC\), resets in \d/);
     const window = await screen.findByTestId("rate-limit");
     expect(window.textContent).toMatch(/of 120 requests left/);
     expect(screen.getByTestId("limit-badge").textContent).toMatch(/^\d+ of 120 left this minute$/);

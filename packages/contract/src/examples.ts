@@ -188,7 +188,10 @@ export const examples = {
       max_page_size: 50,
     },
     api_key: { name: "inventory-sync", last_four: "9f3a", scopes: ["intelligence.read", "games.read"] },
-    usage: { month: { used: 1834, quota: 250000, resets_in: 864000 } },
+    usage: {
+      month: { used: 1834, quota: 250000, resets_in: 864000 },
+      day: { used: 1234, limit: 20000, resets_in: 18000 },
+    },
   },
 } satisfies {
   liquidityRow: LiquidityRow;

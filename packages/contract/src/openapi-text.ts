@@ -123,13 +123,18 @@ export const FIELDS: Record<string, string> = {
   "SearchRow.rank": "Rank by combined search volume within the period and console scope.",
   "SearchRow.results.zero_result_share": "Share of the searches that found nothing (0-1).",
   "SearchRow.search.mobile_share": "Share of the searches made on a phone (0-1).",
-  "AccountRecord.usage": "Live usage of the billing month (UTC calendar month).",
+  "AccountRecord.usage": "Live usage of the billing month (UTC calendar month) and of the UTC day.",
   "AccountRecord.plan.monthly_quota":
     "Requests per billing month; `null` on the unmetered plan (Enterprise).",
   "AccountRecord.usage.month.used": "Requests counted this billing month, batch elements one each.",
   "AccountRecord.usage.month.quota": "The plan's monthly quota; `null` when unmetered.",
   "AccountRecord.usage.month.resets_in":
     "Seconds until the quota resets, at the start of the next UTC month.",
+  "AccountRecord.usage.day":
+    "The per-day rate window (`rate_limit_per_day`), counted as a day-window 429 decides; reading it costs nothing.",
+  "AccountRecord.usage.day.used": "Units counted today (UTC), batch elements one each.",
+  "AccountRecord.usage.day.limit": "The plan's per-day limit.",
+  "AccountRecord.usage.day.resets_in": "Seconds until the day window resets, at 00:00 UTC.",
   "AccountRecord.api_key.last_four": "The last four characters of the key, to tell keys apart.",
   "ConditionRecommendation.recommended":
     "The highest-scoring condition that has a catalog price; `null` when the game has no price at all, " +

@@ -48,6 +48,7 @@ describe("the msw handlers", () => {
     expect((await gmiClient.games.bySlug("nothing-here")).data).toEqual([]);
     const me = await gmiClient.me();
     expect(me.data.plan).toMatchObject({ slug: "pro", max_batch_size: 100 });
+    expect(me.data.usage.day).toMatchObject({ limit: 200_000, used: me.data.usage.month.used });
     gmi.scenarios.failItems([103], { status: 503, times: 5 });
     const batch = await gmiClient.intelligence.batch([101, 102, 103, 9_999, 0], { itemRetries: 0 });
     expect(batch.data.map((item) => item.status)).toEqual([200, 200, 503, 200, 422]);

@@ -4,6 +4,8 @@ import { decide } from "../domain/idempotency/decide.js";
 import { LEASE_MS, PURGE_BATCH, RETENTION_MS } from "../domain/idempotency/policy.js";
 import type { Sql } from "./sql.js";
 import { prepared } from "./sql.js";
+import type { UsageWrite } from "./usage-writes.js";
+import { usageWriteStatement } from "./usage-writes.js";
 
 /** A held key: only the holder of `token` may renew, store or release it. */
 export type Claim = { organizationId: number; key: string; token: string };
@@ -166,13 +168,25 @@ export const storeResponse = async (
   return result.rowCount === 1;
 };
 
-/** The holder's batch units are charged: a retry of the same request after a failure is not charged again. */
-export const markPaid = async (sql: Sql, claim: Claim, fingerprint: string): Promise<void> => {
-  await sql.query(
-    `UPDATE idempotency_records SET paid_fingerprint = $4
+/**
+ * The holder's batch units are charged: a retry of the same request after a failure is not charged
+ * again. `units`: the units themselves, when nothing else made them durable (an uncapped plan's,
+ * otherwise buffered), applied in the same statement, so that a crash cannot leave the mark
+ * without them (docs/idempotency.md). They are added even if the claim was lost meanwhile and the
+ * mark is not written: the request is served either way.
+ */
+export const markPaid = async (
+  sql: Sql,
+  claim: Claim,
+  fingerprint: string,
+  units: UsageWrite | null,
+): Promise<void> => {
+  const mark = {
+    sql: `UPDATE idempotency_records SET paid_fingerprint = $4
       WHERE organization_id = $1 AND key = $2 AND claim_token = $3 AND state = 'in_flight'`,
-    [claim.organizationId, claim.key, claim.token, fingerprint],
-  );
+    values: [claim.organizationId, claim.key, claim.token, fingerprint],
+  };
+  await (units ? sql.query(usageWriteStatement(units, mark)) : sql.query(mark.sql, mark.values));
 };
 
 /**

@@ -26,11 +26,11 @@ import {
   RETENTION_MS,
   storedHeadersOf,
 } from "../domain/idempotency/policy.js";
-import { batchCharge } from "../domain/limits/batch-cost.js";
-import type { MeterDeps } from "../domain/limits/meter.js";
-import { meter, meterRateWindows, rateLimitHeaders } from "../domain/limits/meter.js";
+import { type BatchCharge, batchCharge } from "../domain/limits/batch-cost.js";
 import { ApiError, validationFailed } from "../errors.js";
 import { authOf } from "../http-request.js";
+import type { MeterDeps, PaidMark } from "../metering/meter.js";
+import { meterBatch, rateLimitHeaders } from "../metering/meter.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook, contractEntryOf } from "./route-hooks.js";
 
@@ -99,15 +99,17 @@ export const batchAdmissionPlugin = globalPlugin<BatchAdmissionOptions>(
     /** The keys held by requests in progress; only this plugin's hooks read it. */
     const held = new WeakMap<FastifyRequest, HeldKey>();
 
+    /** Charges `cost` and sets its headers; a held key's work also writes its paid mark (`mark`). */
     const charge = async (
       reply: FastifyReply,
       auth: AuthContext,
-      cost: { units: number; quota: boolean },
+      cost: BatchCharge,
+      mark: PaidMark | null = null,
     ) => {
-      const state = cost.quota
-        ? await meter(options, auth.organization.id, auth.plan, cost.units)
-        : await meterRateWindows(options, auth.organization.id, auth.plan, cost.units);
+      const { state, marked } = await meterBatch(options, auth.organization.id, auth.plan, cost, mark);
       reply.headers(rateLimitHeaders(state));
+      // Wrapped: returned bare from an async function, the mark's write would be waited for here.
+      return { marked };
     };
 
     const fingerprintOf = (request: FastifyRequest): string => {
@@ -201,14 +203,19 @@ export const batchAdmissionPlugin = globalPlugin<BatchAdmissionOptions>(
       }
       if (result.takenOver) request.log.warn({ idempotency_key: key }, "idempotency key reclaimed");
       const holding = hold(request, result.claim, print);
-      await charge(reply, auth, batchCharge(shape, result.prepaid ? "prepaid work" : "work"));
-      // From here the units are spent: a retry after a crash or a 5xx must not pay them again. The
-      // write runs beside the work; storing or releasing the key waits for it.
-      if (!result.prepaid) {
-        holding.paid = markPaid(sql, result.claim, print).catch((error: unknown) => {
-          request.log.error({ err: error }, "idempotency payment not recorded");
-        });
+      if (result.prepaid) {
+        await charge(reply, auth, batchCharge(shape, "prepaid work"));
+        return refuseWhole(shape);
       }
+      // From here the units are spent: a retry after a crash or a 5xx must not pay them again. The
+      // mark is written beside the work, with the units of a plan that would buffer them, so that
+      // the two are durable together (docs/idempotency.md); storing or releasing the key waits for it.
+      const mark: PaidMark = (units) => markPaid(sql, result.claim, print, units);
+      const { marked } = await charge(reply, auth, batchCharge(shape, "work"), mark);
+      holding.paid =
+        marked?.catch((error: unknown) => {
+          request.log.error({ err: error }, "idempotency payment not recorded");
+        }) ?? null;
       return refuseWhole(shape);
     };
 

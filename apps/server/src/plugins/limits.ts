@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { RouteEntry } from "../domain/auth/scope-table.js";
-import type { MeterDeps } from "../domain/limits/meter.js";
-import { meter, peekRateLimit, rateLimitHeaders } from "../domain/limits/meter.js";
 import { authOf } from "../http-request.js";
+import type { MeterDeps } from "../metering/meter.js";
+import { meter, peekRateLimit, rateLimitHeaders } from "../metering/meter.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook, contractEntryOf } from "./route-hooks.js";
 

@@ -1,13 +1,11 @@
 import type { contract } from "@gmi/contract";
-import { billingMonth, monthResetsAt, secondsUntil } from "../domain/limits/windows.js";
 import { emptyMeta } from "./meta.js";
 import type { Read } from "./read.js";
 
-/** `GET /me`: the key, its organization and plan, and this month's usage (read live, never cached). */
+/** `GET /me`: the key, its organization and plan, and its usage (read live, never cached). */
 export const me: Read<typeof contract.account.me> = async (reads, _request, caller) => {
   const { organization, plan, keyName, lastFour, scopes } = caller.auth;
-  const now = reads.clock.now();
-  const used = await reads.usage.used(organization.id, billingMonth(now));
+  const usage = await reads.usage(organization.id, plan);
   return {
     data: {
       // The auth layer only lets active accounts through.
@@ -22,9 +20,7 @@ export const me: Read<typeof contract.account.me> = async (reads, _request, call
         max_page_size: plan.max_page_size,
       },
       api_key: { name: keyName, last_four: lastFour, scopes },
-      usage: {
-        month: { used, quota: plan.monthly_quota, resets_in: secondsUntil(monthResetsAt(now), now) },
-      },
+      usage,
     },
     meta: emptyMeta(),
   };

@@ -1,3 +1,4 @@
+import type { AccountRecord, PlanLimits } from "@gmi/contract";
 import type { Caches } from "../caches/index.js";
 import type { ReadCache } from "../caches/read-cache.js";
 import type { Clock } from "../clock.js";
@@ -8,10 +9,12 @@ import type { ReadRouting } from "../data/read-routing.js";
 import type { SnapshotRef } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import type { ScoringConfig } from "../domain/analytics/weights.js";
-import type { UsageStore } from "../domain/limits/usage.js";
 import { loadProfiles } from "./profiles.js";
 
 type Profiles = Awaited<ReturnType<typeof loadProfiles>>;
+
+/** An organization's usage as /me shows it, read live and charging nothing (metering/account-usage.ts). */
+export type AccountUsage = (organizationId: number, plan: PlanLimits) => Promise<AccountRecord["usage"]>;
 
 /**
  * What every read needs, built once per app (`readDeps`, called by app.ts) and shared by every
@@ -24,7 +27,8 @@ export type ReadDeps = {
   /** Runs the reads of one answer on one server (data/read-routing.ts); the routes wrap each in it. */
   oneServer: ReadRouting["oneServer"];
   clock: Clock;
-  usage: UsageStore;
+  /** /me's usage figures. */
+  usage: AccountUsage;
   scoring: ScoringConfig;
   /** Signs and checks list cursors. */
   cursorSecret: string;
@@ -39,7 +43,7 @@ export type ReadDeps = {
 export const readDeps = (options: {
   routing: ReadRouting;
   clock: Clock;
-  usage: UsageStore;
+  usage: AccountUsage;
   config: Pick<Config, "cursorSecret" | "analytics">;
   caches: Caches<CatalogReader>;
 }): ReadDeps => {

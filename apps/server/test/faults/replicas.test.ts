@@ -15,13 +15,16 @@ import { canRunRedis, startRedis, waitFor } from "./processes.js";
  * The compose shape: two replicas (each the real server, `src/main.ts`, in a process of its own)
  * on one PostgreSQL and one Redis of the test's own. The per-minute limit is exact across them, a
  * keyed batch sent to both at once is processed once, and a replica killed with SIGKILL mid-batch
- * leaves a key that the other serves once the lease lapses, metered once.
+ * leaves a key that the other serves once the lease lapses, metered once, on a hard-capped plan
+ * (Starter) and on one whose units are buffered (Pro).
  */
 const db = useTestDatabase();
 let redisServer: Awaited<ReturnType<typeof startRedis>>;
 const replicas: Array<{ child: ChildProcess; url: string }> = [];
+/** Replicas a test kills. */
+const doomed: Array<{ child: ChildProcess; url: string }> = [];
 
-const startReplica = (redisUrl: string) =>
+const startReplica = (redisUrl: string, env: Record<string, string> = {}) =>
   new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
       cwd: fileURLToPath(new URL("../..", import.meta.url)),
@@ -36,6 +39,7 @@ const startReplica = (redisUrl: string) =>
         CURSOR_SECRET: "replica-test-cursor-secret-0123456789",
         AUTH_CACHE_TTL_MS: "0",
         RESPONSE_CACHE_TTL_MS: "0",
+        ...env,
       },
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -56,7 +60,7 @@ beforeAll(async () => {
   replicas.push(...(await Promise.all([startReplica(redisServer.url), startReplica(redisServer.url)])));
 }, 120_000);
 afterAll(async () => {
-  for (const { child } of replicas) if (child.exitCode === null) child.kill("SIGKILL");
+  for (const { child } of [...replicas, ...doomed]) if (child.exitCode === null) child.kill("SIGKILL");
   await redisServer?.close();
 });
 
@@ -73,12 +77,14 @@ const usedOf = async (organizationId: number) => {
   return Number(rows[0]?.used ?? 0);
 };
 const BODY = JSON.stringify({ requests: [{ game_id: 101 }, { id: 103 }, { game_id: 105 }] });
-const postBatch = (n: number, apiKey: string, idempotencyKey: string) =>
-  fetch(`${replica(n).url}/api/v1/intelligence/batch`, {
+const post = (url: string, apiKey: string, idempotencyKey: string, body = BODY) =>
+  fetch(`${url}/api/v1/intelligence/batch`, {
     method: "POST",
     headers: { ...bearer(apiKey), "content-type": "application/json", "idempotency-key": idempotencyKey },
-    body: BODY,
+    body,
   });
+const postBatch = (n: number, apiKey: string, idempotencyKey: string) =>
+  post(replica(n).url, apiKey, idempotencyKey);
 
 describe.skipIf(!canRunRedis || !testDatabaseUrl())("two replicas on one PostgreSQL and Redis", () => {
   it("the per-minute limit is exact across them", async () => {
@@ -149,43 +155,61 @@ describe.skipIf(!canRunRedis || !testDatabaseUrl())("two replicas on one Postgre
     expect(await usedOf(tenant.organizationId)).toBe(3);
   });
 
-  it("a replica killed with SIGKILL mid-batch: the key works on the other after the lease, metered once", async () => {
-    const tenant = await createTenant(db().pool, { plan: "starter" });
-    const key = `killed-${Date.now()}`;
-    // The batch's profile read waits on this lock: the request is held mid-batch, paid and claimed.
+  it("a replica killed with SIGKILL mid-batch, on Pro and on Starter: the other serves the keys after the lease, each batch metered once", async () => {
+    // Its own replica, whose usage buffer is written once a minute: Pro's units could only reach
+    // PostgreSQL with the paid mark (issue 26 item 6), never by a flush before the kill.
+    const victim = await startReplica(redisServer.url, { USAGE_FLUSH_MS: "60000" });
+    doomed.push(victim);
+    const batches = await Promise.all(
+      (["pro", "starter"] as const).map(async (plan) => {
+        const tenant = await createTenant(db().pool, { plan });
+        const items = plan === "pro" ? 100 : 50;
+        const body = JSON.stringify({
+          requests: Array.from({ length: items }, (_, i) => ({ game_id: 101 + (i % 5) })),
+        });
+        return { plan, tenant, items, body, key: `killed-${plan}-${Date.now()}` };
+      }),
+    );
+    // The batches' profile read waits on this lock: each request is held mid-batch, paid and claimed.
     const holder = await db().pool.connect();
     try {
       await holder.query("BEGIN");
       await holder.query("LOCK TABLE liquidity_snapshot_rows IN ACCESS EXCLUSIVE MODE");
-      const doomed = postBatch(0, tenant.key, key).catch((error: unknown) => error);
+      const inFlight = batches.map((b) =>
+        post(victim.url, b.tenant.key, b.key, b.body).catch((error: unknown) => error),
+      );
       await waitFor(async () => {
         const { rows } = await db().pool.query(
-          "SELECT paid_fingerprint FROM idempotency_records WHERE organization_id = $1 AND key = $2",
-          [tenant.organizationId, key],
+          "SELECT count(*)::int AS paid FROM idempotency_records WHERE key = ANY($1) AND paid_fingerprint IS NOT NULL",
+          [batches.map((b) => b.key)],
         );
-        return Boolean(rows[0]?.paid_fingerprint);
+        return rows[0]?.paid === batches.length;
       });
-      replica(0).child.kill("SIGKILL");
-      expect(await doomed).toBeInstanceOf(Error);
+      victim.child.kill("SIGKILL");
+      for (const answer of await Promise.all(inFlight)) expect(answer).toBeInstanceOf(Error);
     } finally {
       await holder.query("ROLLBACK");
       holder.release();
     }
-    expect((await postBatch(1, tenant.key, key)).status).toBe(409);
-    // The lease (30 s) lapses without the dead holder's heartbeat; then the other replica serves it.
-    let recovered: Response | undefined;
-    await waitFor(
-      async () => {
-        recovered = await postBatch(1, tenant.key, key);
-        return recovered.status !== 409;
-      },
-      45_000,
-      1_000,
-    );
-    expect(recovered?.status).toBe(200);
-    expect(recovered?.headers.get("idempotency-replayed")).toBeNull();
-    expect((await postBatch(1, tenant.key, key)).headers.get("idempotency-replayed")).toBe("true");
-    // Paid once, by the request that died.
-    expect(await usedOf(tenant.organizationId)).toBe(3);
-  }, 90_000);
+    const survivor = replica(1).url;
+    for (const b of batches) expect((await post(survivor, b.tenant.key, b.key, b.body)).status).toBe(409);
+    // The lease (30 s) lapses without the dead holder's heartbeat; then the other replica serves them.
+    for (const b of batches) {
+      let recovered: Response | undefined;
+      await waitFor(
+        async () => {
+          recovered = await post(survivor, b.tenant.key, b.key, b.body);
+          return recovered.status !== 409;
+        },
+        45_000,
+        1_000,
+      );
+      expect(recovered?.status, b.plan).toBe(200);
+      expect(recovered?.headers.get("idempotency-replayed")).toBeNull();
+      const replayed = await post(survivor, b.tenant.key, b.key, b.body);
+      expect(replayed.headers.get("idempotency-replayed")).toBe("true");
+    }
+    // Paid once, by the request that died: the retry was prepaid, and the units were durable.
+    for (const b of batches) expect(await usedOf(b.tenant.organizationId), b.plan).toBe(b.items);
+  }, 120_000);
 });

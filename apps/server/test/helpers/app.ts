@@ -6,10 +6,10 @@ import type { Config } from "../../src/config.js";
 import { loadConfig } from "../../src/config.js";
 import type { Sql } from "../../src/data/sql.js";
 import type { Standbys } from "../../src/data/standbys.js";
-import { pgUsageStore } from "../../src/data/usage.js";
-import type { LimiterStore } from "../../src/domain/limits/store.js";
-import { memoryLimiterStore } from "../../src/domain/limits/store.js";
-import type { UsageStore } from "../../src/domain/limits/usage.js";
+import { pgUsageStore } from "../../src/metering/postgres-quota.js";
+import type { UsageStore } from "../../src/metering/quota-store.js";
+import type { LimiterStore } from "../../src/metering/window-store.js";
+import { memoryLimiterStore } from "../../src/metering/window-store.js";
 import type { ReadinessCheck } from "../../src/plugins/health.js";
 
 export const testConfig = (env: Record<string, string> = {}): Config =>

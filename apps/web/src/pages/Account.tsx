@@ -5,7 +5,10 @@ import { Loading } from "../components/Pager.js";
 import { formatCount, formatDuration } from "../format.js";
 import { useCall } from "../use-call.js";
 
-/** The key's organization, plan and month's usage (`/me`), and the minute window as it moves. */
+/**
+ * The key's organization, plan, the day's and the month's usage (`/me`), and the minute window as
+ * it moves (from the last answer's headers: the day window has its own source, `usage.day`).
+ */
 export const Account = () => {
   const me = useCall((client) => client.me(), []);
   if (me.status === "loading") return <Loading what="your account" />;
@@ -43,6 +46,20 @@ export const Account = () => {
             <dt>Batch size</dt>
             <dd>{plan.max_batch_size}</dd>
           </dl>
+        </div>
+        <div className="card" data-testid="day-usage">
+          <h3>Today</h3>
+          <p className="big">{formatCount(usage.day.used)}</p>
+          <p>
+            of {formatCount(usage.day.limit)} used today (UTC), resets in{" "}
+            {formatDuration(usage.day.resets_in)}
+          </p>
+          <meter
+            min={0}
+            max={usage.day.limit}
+            value={usage.day.used}
+            aria-label="Share of the daily limit used"
+          />
         </div>
         <div className="card">
           <h3>This month</h3>

@@ -35,6 +35,12 @@ export const AccountRecordSchema = z.object({
       quota: z.number().int().positive().nullable(),
       resets_in: z.number().int().nonnegative(),
     }),
+    /** The per-day rate window (UTC day), as a day-window 429 is decided: an addition to the spec's record. */
+    day: z.object({
+      used: z.number().int().nonnegative(),
+      limit: z.number().int().positive(),
+      resets_in: z.number().int().nonnegative(),
+    }),
   }),
 });
 export type AccountRecord = z.infer<typeof AccountRecordSchema>;

@@ -9,133 +9,133 @@ export interface RouteTypes {
     path: "/api/v1/me";
     query: {};
     pathParams: never;
-    response: { data: { organization: { status: "active" | "suspended"; id: number; name: string; }; plan: { name: string; slug: string; rate_limit_per_minute: number; rate_limit_per_day: number; monthly_quota: number | null; max_batch_size: number; max_page_size: number; }; api_key: { name: string; last_four: string; scopes: ("intelligence.read" | "demand-intent.read" | "games.read")[]; }; usage: { month: { used: number; quota: number | null; resets_in: number; }; }; }; meta: {}; };
+    response: { data: { organization: { status: "active" | "suspended"; id: number; name: string; }; plan: { name: string; slug: string; rate_limit_per_minute: number; rate_limit_per_day: number; monthly_quota: number | null; max_batch_size: number; max_page_size: number; }; api_key: { name: string; last_four: string; scopes: ("intelligence.read" | "demand-intent.read" | "games.read")[]; }; usage: { day: { limit: number; used: number; resets_in: number; }; month: { quota: number | null; used: number; resets_in: number; }; }; }; meta: {}; };
   };
   "consoles.list": {
     method: "GET";
     path: "/api/v1/consoles";
     query: { page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; };
     pathParams: never;
-    response: { data: { id: number; name: string; slug: string; game_count: number; }[]; meta: { pagination: { mode: "page"; page: number; per_page: number; total: number; last_page: number; } | { mode: "cursor"; per_page: number; total: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { id: number; name: string; slug: string; game_count: number; }[]; meta: { pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "demandIntent.conditions": {
     method: "GET";
     path: "/api/v1/demand-intent/searches/conditions";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: never;
     response: { data: { distinct_users: number; rank: number; search_count: number; mobile_share: number; condition: "loose" | "new" | "cib" | "any"; condition_share: number; }[]; meta: { period: "day" | "7d" | "30d"; period_date: string; }; };
   };
   "demandIntent.gameConditions": {
     method: "GET";
     path: "/api/v1/demand-intent/games/:game_id/conditions";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: { game_id: number; };
-    response: { data: { redirects: number; distinct_users: number; watch_count: number; rank: number; search_count: number; mobile_share: number; condition: "loose" | "new" | "cib" | "any"; condition_share: number; }[]; meta: { period: "day" | "7d" | "30d"; game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; period_date: string; }; };
+    response: { data: { redirects: number; distinct_users: number; watch_count: number; rank: number; search_count: number; mobile_share: number; condition: "loose" | "new" | "cib" | "any"; condition_share: number; }[]; meta: { period: "day" | "7d" | "30d"; period_date: string; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; }; };
   };
   "demandIntent.searches": {
     method: "GET";
     path: "/api/v1/demand-intent/searches";
-    query: { sort?: "unmet" | "momentum" | "volume" | undefined; date?: string | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; period?: "day" | "7d" | "30d" | undefined; console_id?: number | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; sort?: "unmet" | "momentum" | "volume" | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; console_id?: number | undefined; };
     pathParams: never;
-    response: { data: { rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; query: string; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { sort: "unmet" | "momentum" | "volume"; pagination: { mode: "page"; page: number; per_page: number; total: number; last_page: number; } | { mode: "cursor"; per_page: number; total: number; next_cursor: string | null; }; period: "day" | "7d" | "30d"; period_date: string; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { period: "day" | "7d" | "30d"; sort: "unmet" | "momentum" | "volume"; period_date: string; pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "demandIntent.trending": {
     method: "GET";
     path: "/api/v1/demand-intent/searches/trending";
-    query: { date?: string | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; period?: "day" | "7d" | "30d" | undefined; console_id?: number | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; console_id?: number | undefined; };
     pathParams: never;
-    response: { data: { rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; query: string; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { sort: "momentum"; pagination: { mode: "page"; page: number; per_page: number; total: number; last_page: number; } | { mode: "cursor"; per_page: number; total: number; next_cursor: string | null; }; period: "day" | "7d" | "30d"; period_date: string; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { period: "day" | "7d" | "30d"; sort: "momentum"; period_date: string; pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "demandIntent.unmet": {
     method: "GET";
     path: "/api/v1/demand-intent/searches/unmet";
-    query: { date?: string | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; period?: "day" | "7d" | "30d" | undefined; console_id?: number | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; console_id?: number | undefined; };
     pathParams: never;
-    response: { data: { rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; query: string; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { sort: "unmet"; pagination: { mode: "page"; page: number; per_page: number; total: number; last_page: number; } | { mode: "cursor"; per_page: number; total: number; next_cursor: string | null; }; period: "day" | "7d" | "30d"; period_date: string; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; }[]; meta: { period: "day" | "7d" | "30d"; sort: "unmet"; period_date: string; pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "games.byConsole": {
     method: "GET";
     path: "/api/v1/games/console/:console_id";
     query: { page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; };
     pathParams: { console_id: number; };
-    response: { data: { console_id: number; id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; }[]; meta: { pagination: { mode: "page"; page: number; per_page: number; total: number; last_page: number; } | { mode: "cursor"; per_page: number; total: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { id: number; console_id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; }[]; meta: { pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "games.byId": {
     method: "GET";
     path: "/api/v1/games/game/:id";
     query: {};
     pathParams: { id: number; };
-    response: { data: { console_id: number; id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; }; meta: {}; };
+    response: { data: { id: number; console_id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; }; meta: {}; };
   };
   "games.bySlug": {
     method: "GET";
     path: "/api/v1/games/slug/:slug";
     query: {};
     pathParams: { slug: string; };
-    response: { data: { console_id: number; id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; }[]; meta: { count: number; }; };
+    response: { data: { id: number; console_id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; }[]; meta: { count: number; }; };
   };
   "games.byTitle": {
     method: "GET";
     path: "/api/v1/games/title/:title";
     query: {};
     pathParams: { title: string; };
-    response: { data: { console_id: number; id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; }[]; meta: { count: number; }; };
+    response: { data: { id: number; console_id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; }[]; meta: { count: number; }; };
   };
   "games.slugs": {
     method: "GET";
     path: "/api/v1/games/slugs";
     query: { page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; };
     pathParams: never;
-    response: { data: { id: number; marketplace_game_name: string; }[]; meta: { pagination: { mode: "page"; page: number; per_page: number; total: number; last_page: number; } | { mode: "cursor"; per_page: number; total: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { id: number; marketplace_game_name: string; }[]; meta: { pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "games.titles": {
     method: "GET";
     path: "/api/v1/games/titles";
     query: { page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; };
     pathParams: never;
-    response: { data: { id: number; display_game_name: string; }[]; meta: { pagination: { mode: "page"; page: number; per_page: number; total: number; last_page: number; } | { mode: "cursor"; per_page: number; total: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { id: number; display_game_name: string; }[]; meta: { pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "intelligence.batch": {
     method: "POST";
     path: "/api/v1/intelligence/batch";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: never;
-    response: { data: ({ data: { game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; found: true; } | { found: false; game_id: number; }; status: number; } | { status: number; error: { code: "unauthorized" | "account_inactive" | "insufficient_scope" | "quota_exceeded" | "not_found" | "idempotency_conflict" | "validation_failed" | "batch_too_large" | "idempotency_key_reuse" | "rate_limit_exceeded" | "not_implemented" | "server_error" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "service_unavailable"; message: string; details?: Record<string, unknown> | undefined; }; })[]; meta: { period: "day" | "7d" | "30d"; period_date: string; batch: { total: number; succeeded: number; failed: number; }; }; };
+    response: { data: ({ status: number; data: { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; found: true; } | { game_id: number; found: false; }; } | { status: number; error: { code: "unauthorized" | "account_inactive" | "insufficient_scope" | "quota_exceeded" | "not_found" | "idempotency_conflict" | "validation_failed" | "batch_too_large" | "idempotency_key_reuse" | "rate_limit_exceeded" | "not_implemented" | "server_error" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "service_unavailable"; message: string; details?: Record<string, unknown> | undefined; }; })[]; meta: { period: "day" | "7d" | "30d"; period_date: string; batch: { total: number; succeeded: number; failed: number; }; }; };
   };
   "intelligence.conditions": {
     method: "GET";
     path: "/api/v1/intelligence/:id/conditions";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: { id: number; };
-    response: { data: { game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; conditions: { demand: { redirects: number; watch_count: number; search_count: number; share: number; }; condition: "loose" | "new" | "cib"; price: string | null; score: number; }[]; recommended: "loose" | "new" | "cib" | null; sample_size: number; min_sample_size: number; }; meta: { period: "day" | "7d" | "30d"; period_date: string; }; };
+    response: { data: { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; conditions: { demand: { redirects: number; watch_count: number; search_count: number; share: number; }; condition: "loose" | "new" | "cib"; price: string | null; score: number; }[]; recommended: "loose" | "new" | "cib" | null; sample_size: number; min_sample_size: number; }; meta: { period: "day" | "7d" | "30d"; period_date: string; }; };
   };
   "intelligence.get": {
     method: "GET";
     path: "/api/v1/intelligence/:id";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: { id: number; };
-    response: { data: { rank: number | null; game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; }; meta: { period: "day" | "7d" | "30d"; period_date: string; }; };
+    response: { data: { rank: number | null; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; }; meta: { period: "day" | "7d" | "30d"; period_date: string; }; };
   };
   "intelligence.history": {
     method: "GET";
     path: "/api/v1/intelligence/:id/history";
     query: { period?: "day" | "7d" | "30d" | undefined; from?: string | undefined; to?: string | undefined; };
     pathParams: { id: number; };
-    response: { data: { game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; prices: { date: string; loose: string | null; complete: string | null; new: string | null; }[]; points: { date: string; redirects: number; distinct_users: number; watch_count: number; liquidity_score: number; search_count: number; demand_index: number; }[]; price_changes: { loose: { start: string; end: string; change: string; change_ratio: number | null; } | null; complete: { start: string; end: string; change: string; change_ratio: number | null; } | null; new: { start: string; end: string; change: string; change_ratio: number | null; } | null; days: number; since: string; }[]; }; meta: { period: "day" | "7d" | "30d"; from: string; to: string; }; };
+    response: { data: { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; prices: { date: string; loose: string | null; complete: string | null; new: string | null; }[]; points: { date: string; redirects: number; distinct_users: number; watch_count: number; liquidity_score: number; search_count: number; demand_index: number; }[]; price_changes: { loose: { start: string; end: string; change: string; change_ratio: number | null; } | null; complete: { start: string; end: string; change: string; change_ratio: number | null; } | null; new: { start: string; end: string; change: string; change_ratio: number | null; } | null; days: number; since: string; }[]; }; meta: { period: "day" | "7d" | "30d"; from: string; to: string; }; };
   };
   "intelligence.list": {
     method: "GET";
     path: "/api/v1/intelligence";
-    query: { sort?: "value" | "demand" | "liquidity" | undefined; date?: string | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; period?: "day" | "7d" | "30d" | undefined; console_id?: number | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; sort?: "value" | "demand" | "liquidity" | undefined; page?: number | undefined; cursor?: string | undefined; limit?: number | undefined; paginate?: "page" | "cursor" | undefined; console_id?: number | undefined; };
     pathParams: never;
-    response: { data: { rank: number; game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; }[]; meta: { sort: "value" | "demand" | "liquidity"; pagination: { mode: "page"; page: number; per_page: number; total: number; last_page: number; } | { mode: "cursor"; per_page: number; total: number; next_cursor: string | null; }; period: "day" | "7d" | "30d"; period_date: string; }; links: { next: string | null; prev: string | null; }; };
+    response: { data: { rank: number; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; }[]; meta: { period: "day" | "7d" | "30d"; sort: "value" | "demand" | "liquidity"; period_date: string; pagination: { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; }; }; links: { next: string | null; prev: string | null; }; };
   };
   "signals.batch": {
     method: "POST";
     path: "/api/v1/signals/batch";
-    query: { date?: string | undefined; period?: "day" | "7d" | "30d" | undefined; };
+    query: { period?: "day" | "7d" | "30d" | undefined; date?: string | undefined; };
     pathParams: never;
-    response: { data: ({ data: { found: false; game_id: number; } | { game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; found: true; game_id: number; signals: { redirects: number; distinct_users: number; watch_count: number; search_count: number; }; }; status: number; } | { status: number; error: { code: "unauthorized" | "account_inactive" | "insufficient_scope" | "quota_exceeded" | "not_found" | "idempotency_conflict" | "validation_failed" | "batch_too_large" | "idempotency_key_reuse" | "rate_limit_exceeded" | "not_implemented" | "server_error" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "service_unavailable"; message: string; details?: Record<string, unknown> | undefined; }; })[]; meta: { period: "day" | "7d" | "30d"; period_date: string; batch: { total: number; succeeded: number; failed: number; }; }; };
+    response: { data: ({ status: number; data: { game_id: number; found: false; } | { game_id: number; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; found: true; signals: { redirects: number; distinct_users: number; watch_count: number; search_count: number; }; }; } | { status: number; error: { code: "unauthorized" | "account_inactive" | "insufficient_scope" | "quota_exceeded" | "not_found" | "idempotency_conflict" | "validation_failed" | "batch_too_large" | "idempotency_key_reuse" | "rate_limit_exceeded" | "not_implemented" | "server_error" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "service_unavailable"; message: string; details?: Record<string, unknown> | undefined; }; })[]; meta: { period: "day" | "7d" | "30d"; period_date: string; batch: { total: number; succeeded: number; failed: number; }; }; };
   };
 }
 
@@ -143,13 +143,13 @@ export interface RouteTypes {
 export type MaxPageSize = 200;
 
 /** The calling key's organization, plan, key and month's usage (`GET /api/v1/me`). */
-export type AccountRecord = { organization: { status: "active" | "suspended"; id: number; name: string; }; plan: { name: string; slug: string; rate_limit_per_minute: number; rate_limit_per_day: number; monthly_quota: number | null; max_batch_size: number; max_page_size: number; }; api_key: { name: string; last_four: string; scopes: ("intelligence.read" | "demand-intent.read" | "games.read")[]; }; usage: { month: { used: number; quota: number | null; resets_in: number; }; }; };
+export type AccountRecord = { organization: { status: "active" | "suspended"; id: number; name: string; }; plan: { name: string; slug: string; rate_limit_per_minute: number; rate_limit_per_day: number; monthly_quota: number | null; max_batch_size: number; max_page_size: number; }; api_key: { name: string; last_four: string; scopes: ("intelligence.read" | "demand-intent.read" | "games.read")[]; }; usage: { day: { limit: number; used: number; resets_in: number; }; month: { quota: number | null; used: number; resets_in: number; }; }; };
 /** A found game's liquidity in an intelligence batch (a liquidity row without `rank`). */
-export type BatchLiquidityRow = { game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; found: true; };
+export type BatchLiquidityRow = { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; found: true; };
 /** A batch's item counts: `total`, `succeeded` (2xx) and `failed`. */
 export type BatchMeta = { total: number; succeeded: number; failed: number; };
 /** The listing condition recommended for one game, with the demand behind each condition. */
-export type ConditionRecommendation = { game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; conditions: { demand: { redirects: number; watch_count: number; search_count: number; share: number; }; condition: "loose" | "new" | "cib"; price: string | null; score: number; }[]; recommended: "loose" | "new" | "cib" | null; sample_size: number; min_sample_size: number; };
+export type ConditionRecommendation = { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; conditions: { demand: { redirects: number; watch_count: number; search_count: number; share: number; }; condition: "loose" | "new" | "cib"; price: string | null; score: number; }[]; recommended: "loose" | "new" | "cib" | null; sample_size: number; min_sample_size: number; };
 /** A console of the catalog: a valid `console_id`. */
 export type ConsoleRecord = { id: number; name: string; slug: string; game_count: number; };
 /** Every error code the API sends: a closed list to `switch` on. */
@@ -157,30 +157,30 @@ export type ErrorCode = "unauthorized" | "account_inactive" | "insufficient_scop
 /** The demand for one game in one condition (`loose`, `cib`, `new`, `any`). */
 export type GameConditionRow = { redirects: number; distinct_users: number; watch_count: number; rank: number; search_count: number; mobile_share: number; condition: "loose" | "new" | "cib" | "any"; condition_share: number; };
 /** One game's daily points, for charts. */
-export type GameHistory = { game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; prices: { date: string; loose: string | null; complete: string | null; new: string | null; }[]; points: { date: string; redirects: number; distinct_users: number; watch_count: number; liquidity_score: number; search_count: number; demand_index: number; }[]; price_changes: { loose: { start: string; end: string; change: string; change_ratio: number | null; } | null; complete: { start: string; end: string; change: string; change_ratio: number | null; } | null; new: { start: string; end: string; change: string; change_ratio: number | null; } | null; days: number; since: string; }[]; };
+export type GameHistory = { game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; prices: { date: string; loose: string | null; complete: string | null; new: string | null; }[]; points: { date: string; redirects: number; distinct_users: number; watch_count: number; liquidity_score: number; search_count: number; demand_index: number; }[]; price_changes: { loose: { start: string; end: string; change: string; change_ratio: number | null; } | null; complete: { start: string; end: string; change: string; change_ratio: number | null; } | null; new: { start: string; end: string; change: string; change_ratio: number | null; } | null; days: number; since: string; }[]; };
 /** Which game a row is about. */
-export type GameIdentity = { console_id: number; id: number; name: string; slug: string; console_name: string; };
+export type GameIdentity = { id: number; console_id: number; name: string; slug: string; console_name: string; };
 /** A game of the catalog, with its prices. */
-export type GameRecord = { console_id: number; id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; };
+export type GameRecord = { id: number; console_id: number; console_name: string; display_game_name: string; marketplace_game_name: string; console_slug: string; prices: { loose: string | null; complete: string | null; new: string | null; }; };
 /** The raw demand signals of one game in a signals batch. */
-export type GameSignals = { game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; found: true; game_id: number; signals: { redirects: number; distinct_users: number; watch_count: number; search_count: number; }; };
+export type GameSignals = { game_id: number; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; found: true; signals: { redirects: number; distinct_users: number; watch_count: number; search_count: number; }; };
 /** One day of a game's history. */
 export type HistoryPoint = { date: string; redirects: number; distinct_users: number; watch_count: number; liquidity_score: number; search_count: number; demand_index: number; };
 /** One game's liquidity (`GET /api/v1/intelligence/{id}`); `rank` is `null` without demand. */
-export type LiquidityProfile = { rank: number | null; game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; };
+export type LiquidityProfile = { rank: number | null; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; };
 /** A row of the liquidity leaderboard. */
-export type LiquidityRow = { rank: number; game: { console_id: number; id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; };
+export type LiquidityRow = { rank: number; game: { id: number; console_id: number; name: string; slug: string; console_name: string; }; demand: { redirects: number; distinct_users: number; watch_count: number; index: number; }; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; pricing: { loose: string | null; complete: string | null; new: string | null; }; price_accessibility: number; liquidity_score: number; };
 /** URLs of the next and previous pages of a list (`null` at either end). */
 export type Links = { next: string | null; prev: string | null; };
 /** A batch element whose id is not an enabled game: a 200 item with `found: false`. */
-export type NotFoundItem = { found: false; game_id: number; };
+export type NotFoundItem = { game_id: number; found: false; };
 /** Where a page stands: page mode (`page`, `last_page`) or cursor mode (`next_cursor`). */
-export type Pagination = { mode: "page"; page: number; per_page: number; total: number; last_page: number; } | { mode: "cursor"; per_page: number; total: number; next_cursor: string | null; };
+export type Pagination = { total: number; mode: "page"; page: number; per_page: number; last_page: number; } | { total: number; mode: "cursor"; per_page: number; next_cursor: string | null; };
 /** The window of a figure: one day, 7 days or 30 days ending on the period date. */
 export type Period = "day" | "7d" | "30d";
 /** The market-wide search volume of one condition. */
 export type SearchConditionRow = { distinct_users: number; rank: number; search_count: number; mobile_share: number; condition: "loose" | "new" | "cib" | "any"; condition_share: number; };
 /** A row of the search-demand leaderboards. */
-export type SearchRow = { rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; query: string; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; };
+export type SearchRow = { query: string; rank: number; momentum: { value: number | null; label: "unknown" | "rising" | "steady" | "cooling"; }; search: { distinct_users: number; search_count: number; pricing_count: number; site_search_count: number; mobile_share: number; }; results: { avg_result_count: number; zero_result_count: number; zero_result_share: number; }; demand_score: number; };
 /** The error body, its `details` typed by `code`. */
-export type TypedErrorBody = { code: "unauthorized"; message: string; details?: undefined; } | { code: "account_inactive"; message: string; details?: { status: string; subject: "organization" | "api_client"; } | undefined; } | { code: "insufficient_scope"; message: string; details?: { required_scope: "intelligence.read" | "demand-intent.read" | "games.read"; } | undefined; } | { code: "quota_exceeded"; message: string; details?: { used: number; quota: number; resets_in: number; } | undefined; } | { code: "not_found"; message: string; details?: { resource: string; id?: string | number | undefined; } | undefined; } | { code: "idempotency_conflict"; message: string; details?: { idempotency_key: string; retry_after: number; } | undefined; } | { code: "validation_failed"; message: string; details?: { issues: { message: string; location: "query" | "path" | "body" | "header"; field: string; }[]; available_dates?: { first: string; last: string; }[] | undefined; } | undefined; } | { code: "batch_too_large"; message: string; details?: { received: number; max_items: number; } | undefined; } | { code: "idempotency_key_reuse"; message: string; details?: { idempotency_key: string; } | undefined; } | { code: "rate_limit_exceeded"; message: string; details?: { limit: number; window: "day" | "minute"; } | undefined; } | { code: "not_implemented"; message: string; details?: undefined; } | { code: "server_error"; message: string; details?: { request_id: string; } | undefined; } | { code: "method_not_allowed"; message: string; details?: { allowed: string[]; } | undefined; } | { code: "payload_too_large"; message: string; details?: { max_bytes: number; } | undefined; } | { code: "unsupported_media_type"; message: string; details?: { expected: string; } | undefined; } | { code: "service_unavailable"; message: string; details?: undefined; };
+export type TypedErrorBody = { code: "unauthorized"; message: string; details?: undefined; } | { code: "account_inactive"; message: string; details?: { status: string; subject: "organization" | "api_client"; } | undefined; } | { code: "insufficient_scope"; message: string; details?: { required_scope: "intelligence.read" | "demand-intent.read" | "games.read"; } | undefined; } | { code: "quota_exceeded"; message: string; details?: { quota: number; used: number; resets_in: number; } | undefined; } | { code: "not_found"; message: string; details?: { resource: string; id?: string | number | undefined; } | undefined; } | { code: "idempotency_conflict"; message: string; details?: { idempotency_key: string; retry_after: number; } | undefined; } | { code: "validation_failed"; message: string; details?: { issues: { message: string; location: "query" | "path" | "body" | "header"; field: string; }[]; available_dates?: { first: string; last: string; }[] | undefined; } | undefined; } | { code: "batch_too_large"; message: string; details?: { received: number; max_items: number; } | undefined; } | { code: "idempotency_key_reuse"; message: string; details?: { idempotency_key: string; } | undefined; } | { code: "rate_limit_exceeded"; message: string; details?: { window: "day" | "minute"; limit: number; } | undefined; } | { code: "not_implemented"; message: string; details?: undefined; } | { code: "server_error"; message: string; details?: { request_id: string; } | undefined; } | { code: "method_not_allowed"; message: string; details?: { allowed: string[]; } | undefined; } | { code: "payload_too_large"; message: string; details?: { max_bytes: number; } | undefined; } | { code: "unsupported_media_type"; message: string; details?: { expected: string; } | undefined; } | { code: "service_unavailable"; message: string; details?: undefined; };

@@ -12,6 +12,7 @@ import { historyResolver } from "./history.js";
 import { type ListQuery, paginate } from "./paginate.js";
 import { errorReply, type Input, type Reply, type Resolver, type World } from "./reply.js";
 
+const DAY_MS = 86_400_000;
 const ok = (body: unknown): Reply => ({ status: 200, body });
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const scopeMeta = (input: Input, world: World) => ({
@@ -178,12 +179,21 @@ export const resolvers = {
   "account.me": (_input, world) => {
     const { overage: _overage, ...plan } = PLANS[world.state.plan];
     const base = examples.accountRecord;
+    const now = world.state.now();
     return ok({
       data: {
         ...base,
         plan,
         api_key: { ...base.api_key, scopes: [...world.state.scopes] },
-        usage: { month: { ...base.usage.month, used: world.state.monthUsed, quota: plan.monthly_quota } },
+        usage: {
+          month: { ...base.usage.month, used: world.state.monthUsed, quota: plan.monthly_quota },
+          // The mock counts from its start or reset, which a test's month and day share.
+          day: {
+            used: world.state.monthUsed,
+            limit: plan.rate_limit_per_day,
+            resets_in: Math.ceil((DAY_MS - (now % DAY_MS)) / 1000),
+          },
+        },
       },
       meta: {},
     });

@@ -13,8 +13,7 @@ export const batchCost = (shape: BatchShape): number => (shape.ok ? shape.reques
  * (a replay, a 409, a 422 reuse) and a retry whose units an earlier holder already charged (prepaid)
  * pay one unit of the rate windows only (docs/idempotency.md, "Metering of answers that do no work").
  */
-export const batchCharge = (
-  shape: BatchShape,
-  answer: "work" | "prepaid work" | "no work",
-): { units: number; quota: boolean } =>
+export type BatchCharge = { units: number; quota: boolean };
+
+export const batchCharge = (shape: BatchShape, answer: "work" | "prepaid work" | "no work"): BatchCharge =>
   answer === "work" ? { units: batchCost(shape), quota: true } : { units: 1, quota: false };

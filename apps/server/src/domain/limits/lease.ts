@@ -1,10 +1,11 @@
 /**
- * Leases: how a server charges a shared limit without a round trip per request. A server reserves
- * units of an organization's limit in the shared store (the reservation counts as used at once, so
- * no server can ever admit past the limit), spends them from memory, and gives back what is left
- * once the organization has been idle for IDLE_FLUSHES flush intervals. Two limits are leased this
- * way: the monthly quota of hard-capped plans in PostgreSQL (data/usage.ts) and the rate windows in
- * Redis (window-leases.ts). This module decides how many units to reserve; the stores reserve them.
+ * The lease rule: how many units a server reserves ahead of an organization's requests. A server
+ * reserves units of a shared limit (the reservation counts as used at once, so no server can ever
+ * admit past the limit), spends them from memory, and gives back what is left once the organization
+ * has been idle for IDLE_FLUSHES flush intervals. Two limits are leased this way, through one
+ * ledger (metering/lease-ledger.ts): the monthly quota of hard-capped plans in PostgreSQL
+ * (metering/postgres-quota.ts) and the rate windows in Redis (metering/leased-windows.ts). This
+ * module is the arithmetic only; the stores reserve.
  */
 
 /** At most this share of what is left of a quota is ever reserved at once (1/32). */
@@ -34,7 +35,7 @@ export const leaseTarget = (recentSpend: number): number =>
  * Units to reserve beyond what a request needs: the target, never more than 1/32 of what is left
  * after the request. Near the cap (less than 32 units left) that is none: every request there is
  * counted one by one, so a refusal there is exact. The SQL of the reservation applies this rule to
- * the row it locks (data/usage.ts); this is the rule itself, for tests and readers.
+ * the row it locks (metering/postgres-quota.ts); this is the rule itself, for tests and readers.
  */
 export const leaseExtra = (recentSpend: number, quota: number, usedBefore: number, need: number): number =>
   extraWithin(leaseTarget(recentSpend), quota, usedBefore, need);
@@ -42,21 +43,7 @@ export const leaseExtra = (recentSpend: number, quota: number, usedBefore: numbe
 /**
  * Units to reserve beyond `need` under one limit: at most `upTo`, never more than 1/32 of what is
  * left after the need (so none with less than 32 left). The Lua of the window reservation applies
- * the same rule to every window it checks (data/redis-limiter.ts).
+ * the same rule to every window it checks (metering/redis-windows.ts).
  */
 export const extraWithin = (upTo: number, limit: number, usedBefore: number, need: number): number =>
   Math.max(0, Math.min(upTo, Math.floor((limit - usedBefore - need) / LEASE_DIVISOR)));
-
-/** One organization-month's lease on this server. */
-export type Lease = {
-  /** Reserved in PostgreSQL, not spent yet. */
-  left: number;
-  /** Spent since the last flush. */
-  spent: number;
-  /** Spent in the last flush interval with requests: sizes the next reservation. */
-  recent: number;
-  /** Flush intervals in a row without a request: the lease is given back at IDLE_FLUSHES. */
-  idle: number;
-  /** The reservation in flight, which requests that find the lease short wait for. */
-  pending: Promise<void> | null;
-};

@@ -1,15 +1,15 @@
 import type { PlanLimits } from "@gmi/contract";
 import { afterEach, describe, expect, it } from "vitest";
-import { manualClock } from "../src/clock.js";
-import { extraWithin, IDLE_FLUSHES } from "../src/domain/limits/lease.js";
-import { meter } from "../src/domain/limits/meter.js";
-import type { LimiterStore, WindowCheck } from "../src/domain/limits/store.js";
-import { memoryLimiterStore } from "../src/domain/limits/store.js";
-import { memoryUsageStore } from "../src/domain/limits/usage.js";
-import type { LeasedLimiter } from "../src/domain/limits/window-leases.js";
-import { leasedLimiterStore } from "../src/domain/limits/window-leases.js";
-import { billingMonth, rateWindows } from "../src/domain/limits/windows.js";
-import { ApiError } from "../src/errors.js";
+import { manualClock } from "../clock.js";
+import { extraWithin, IDLE_FLUSHES } from "../domain/limits/lease.js";
+import { billingMonth, rateWindows } from "../domain/limits/windows.js";
+import { ApiError } from "../errors.js";
+import type { LeasedLimiter } from "./leased-windows.js";
+import { leasedLimiterStore } from "./leased-windows.js";
+import { meter } from "./meter.js";
+import { memoryUsageStore } from "./quota-store.js";
+import type { LimiterStore, WindowCheck } from "./window-store.js";
+import { memoryLimiterStore } from "./window-store.js";
 
 // 10:00:30 UTC: the minute window ends at 10:01:00, the day window at midnight.
 const NOW = Date.UTC(2026, 5, 15, 10, 0, 30);

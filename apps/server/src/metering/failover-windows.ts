@@ -1,8 +1,8 @@
 import type { Redis } from "ioredis";
 import type pino from "pino";
-import type { LimiterStore } from "../domain/limits/store.js";
-import { memoryLimiterStore } from "../domain/limits/store.js";
-import { redisLimiterStore } from "./redis-limiter.js";
+import { redisLimiterStore } from "./redis-windows.js";
+import type { LimiterStore } from "./window-store.js";
+import { memoryLimiterStore } from "./window-store.js";
 
 export type FailoverOptions = {
   /**

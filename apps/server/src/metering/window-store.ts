@@ -1,4 +1,4 @@
-import { extraWithin } from "./lease.js";
+import { extraWithin } from "../domain/limits/lease.js";
 
 /** One counter to check: admitted only if `count + cost <= limit`. */
 export type WindowCheck = { key: string; limit: number; resetsAt: number };
@@ -13,14 +13,17 @@ export type ConsumeResult =
   | { admitted: false; counts: number[]; blocked: number };
 
 /**
- * Rate-window counters. `consume` is all-or-nothing across the windows: a request costing N is
+ * Rate-window counters: this file's memory store (one process), redis-windows.ts (shared), the
+ * failover between them (failover-windows.ts), and leases over either (leased-windows.ts).
+ * `consume` is all-or-nothing across the windows: a request costing N is
  * admitted only if every window has N left, and a rejected request increments nothing.
  */
 export interface LimiterStore {
   /**
    * `extraUpTo` (default 0): when admitted, also reserve up to that many units more on every window,
-   * never more than 1/32 of what any window has left (`extraWithin`, lease.ts); `granted` says how
-   * many. A lease for window-leases.ts, decided in the same atomic step as the request.
+   * never more than 1/32 of what any window has left (`extraWithin`, domain/limits/lease.ts);
+   * `granted` says how many. A lease for leased-windows.ts, decided in the same atomic step as the
+   * request.
    */
   consume(windows: WindowCheck[], cost: number, now: number, extraUpTo?: number): Promise<ConsumeResult>;
   /**

@@ -1,28 +1,21 @@
-import { IDLE_FLUSHES, leaseTarget } from "./lease.js";
-import type { ConsumeResult, LimiterStore, WindowCheck } from "./store.js";
+import { leaseTarget } from "../domain/limits/lease.js";
+import type { Lease } from "./lease-ledger.js";
+import { leaseLedger } from "./lease-ledger.js";
+import type { ConsumeResult, LimiterStore, WindowCheck } from "./window-store.js";
 
-/** One organization's lease on one pair of windows (a minute and its day) on this server. */
-type WindowLease = {
+/** What a window lease holds beside the ledger's counts: its windows and the shared store's counts. */
+type WindowExtra = {
   windows: WindowCheck[];
-  /** Reserved in the shared store, not spent yet (on every window alike). */
-  left: number;
   /** Each window's count in the shared store after the last reservation, this server's `left` included. */
   counts: number[];
-  /** Spent since the last flush. */
-  spent: number;
-  /** Spent in the last flush interval with requests: sizes the next reservation. */
-  recent: number;
-  /** Flush intervals in a row without a request: the lease is given back at IDLE_FLUSHES. */
-  idle: number;
   /**
    * False once a reservation granted nothing ahead (near a limit, or refused): from then on, the
    * requests of these windows go to the shared store each on its own, concurrently, rather than
    * one reservation after another.
    */
   granting: boolean;
-  /** The reservation in flight and the units it asks for: requests that find the lease short wait on it. */
-  pending: { need: number; answer: Promise<ConsumeResult> } | null;
 };
+type WindowLease = Lease<ConsumeResult> & WindowExtra;
 
 export type LeasedLimiter = LimiterStore & {
   /** Ends the interval: sizes leases on its spend, gives back idle and ended ones (run by a timer). */
@@ -30,9 +23,9 @@ export type LeasedLimiter = LimiterStore & {
 };
 
 /**
- * Rate windows charged from leases (lease.ts): instead of one shared-store call per request, a
- * server reserves a few units ahead for an organization that was busy in the last flush interval,
- * in the same atomic call that admits a request, and spends them from memory. A reservation counts
+ * Rate windows charged from leases (lease-ledger.ts): instead of one shared-store call per
+ * request, a server reserves a few units ahead for an organization that was busy in the last flush
+ * interval, in the same atomic call that admits a request, and spends them from memory. A reservation counts
  * in the shared store at once, so no server, and no number of servers together, admits past a
  * window; near a limit (under 32 units left on a window) nothing is reserved ahead and every
  * request is decided by the shared store, so one server refuses exactly at the limit. Unspent units
@@ -51,52 +44,35 @@ export const leasedLimiterStore = (
     onError,
   }: { flushMs: number; now?: () => number; onError?: (error: unknown) => void },
 ): LeasedLimiter => {
-  const leases = new Map<string, WindowLease>();
+  const ledger = leaseLedger<ConsumeResult, WindowExtra>();
   const keyOf = (windows: WindowCheck[]) => windows.map((w) => w.key).join(" ");
 
   /** The shared counts as this server sees them: its own unspent units are not used. */
   const seen = (counts: number[], left: number) => counts.map((count) => count - left);
 
-  /** Reserves what `cost` lacks plus the lease's next share; one reservation per lease at a time. */
+  /** Reserves what `cost` lacks plus the lease's next share, in the call that admits the request. */
   const reserve = (lease: WindowLease, cost: number, at: number): Promise<ConsumeResult> => {
     const need = cost - lease.left;
-    const answer = shared.consume(lease.windows, need, at, leaseTarget(lease.recent)).then(
-      (result) => {
-        lease.pending = null;
+    const ask = (extraUpTo: number) =>
+      shared.consume(lease.windows, need, at, extraUpTo).then((result) => {
         lease.granting = result.admitted && result.granted > 0;
-        if (result.admitted) {
-          lease.left += need + result.granted;
-          lease.counts = result.counts;
-        }
+        if (result.admitted) lease.counts = result.counts;
         return result;
-      },
-      (error: unknown) => {
-        lease.pending = null;
-        throw error;
-      },
-    );
-    lease.pending = { need, answer };
-    return answer;
+      });
+    return ledger.reserve(lease, need, ask, (result) => (result.admitted ? result.granted : null));
   };
 
   /** Busy in the last interval and still given units ahead: its requests are charged from the lease. */
   const leasing = (lease: WindowLease) => lease.granting && leaseTarget(lease.recent) > 0;
 
-  /** Spends `cost` from the lease if it holds that much. */
-  const spend = (lease: WindowLease | undefined, cost: number): ConsumeResult | null => {
-    if (!lease || lease.left < cost) return null;
-    lease.left -= cost;
-    lease.spent += cost;
-    return { admitted: true, counts: seen(lease.counts, lease.left), granted: 0 };
-  };
+  /** Spends `cost` from the lease if it holds that much: the result a charge reports. */
+  const spend = (lease: WindowLease | undefined, cost: number): ConsumeResult | null =>
+    lease && ledger.spend(lease, cost)
+      ? { admitted: true, counts: seen(lease.counts, lease.left), granted: 0 }
+      : null;
 
   const consume = async (windows: WindowCheck[], cost: number, at: number): Promise<ConsumeResult> => {
-    const key = keyOf(windows);
-    let lease = leases.get(key);
-    if (!lease) {
-      lease = { windows, left: 0, counts: [], spent: 0, recent: 0, idle: 0, granting: true, pending: null };
-      leases.set(key, lease);
-    }
+    const lease = ledger.open(keyOf(windows), () => ({ windows, counts: [], granting: true }));
     for (;;) {
       const spent = spend(lease, cost);
       if (spent) return spent;
@@ -114,7 +90,7 @@ export const leasedLimiterStore = (
         // Not busy in the last interval, or near a limit: decided by the shared store alone.
         const result = await shared.consume(windows, cost, at);
         if (result.admitted) {
-          lease.spent += cost;
+          ledger.tally(lease, cost);
           lease.counts = result.counts;
         }
         return result;
@@ -132,19 +108,8 @@ export const leasedLimiterStore = (
 
   const flush = async () => {
     const at = now();
-    const returns: Array<Promise<void>> = [];
-    for (const [key, lease] of leases) {
-      if (lease.pending) continue;
-      const ended = lease.windows.some((w) => w.resetsAt <= at);
-      lease.idle = lease.spent === 0 ? lease.idle + 1 : 0;
-      if (ended || lease.idle >= IDLE_FLUSHES) {
-        leases.delete(key);
-        returns.push(giveBack(lease.windows, lease.left, at));
-        continue;
-      }
-      if (lease.spent > 0) lease.recent = lease.spent;
-      lease.spent = 0;
-    }
+    const ended = (lease: WindowLease) => lease.windows.some((w) => w.resetsAt <= at);
+    const returns = ledger.endInterval(ended).map(([, lease]) => giveBack(lease.windows, lease.left, at));
     const failed = (await Promise.allSettled(returns)).find((r) => r.status === "rejected");
     // Units not given back count as used until their window ends: the safe side of a limit.
     if (failed) throw failed.reason;
@@ -157,31 +122,26 @@ export const leasedLimiterStore = (
 
   return {
     consume,
-    consumeHeld: (windows, cost) => spend(leases.get(keyOf(windows)), cost),
+    consumeHeld: (windows, cost) => spend(ledger.get(keyOf(windows)), cost),
     async peek(windows, at) {
       // A busy organization's windows as this server last saw them, as a charge would report them
       // (the headers of `/me`): no Redis call for what the lease already says.
-      const lease = leases.get(keyOf(windows));
+      const lease = ledger.get(keyOf(windows));
       if (lease && leasing(lease) && lease.counts.length > 0) return seen(lease.counts, lease.left);
       const counts = await shared.peek(windows, at);
       return seen(counts, lease?.left ?? 0);
     },
     async refund(windows, cost) {
       // Units of an admitted request that the quota refused: back into the lease they came from.
-      const lease = leases.get(keyOf(windows));
-      if (lease) {
-        lease.left += cost;
-        lease.spent = Math.max(0, lease.spent - cost);
-        return;
-      }
+      const lease = ledger.get(keyOf(windows));
+      if (lease) return ledger.putBack(lease, cost);
       await shared.refund(windows, cost);
     },
     flush,
     async close() {
       clearInterval(timer);
       const at = now();
-      await Promise.allSettled([...leases.values()].map((lease) => giveBack(lease.windows, lease.left, at)));
-      leases.clear();
+      await Promise.allSettled(ledger.takeAll().map((lease) => giveBack(lease.windows, lease.left, at)));
       await shared.close();
     },
   };

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { LEASE_DIVISOR } from "../domain/limits/lease.js";
-import type { LimiterStore } from "../domain/limits/store.js";
+import type { LimiterStore } from "./window-store.js";
 
 /**
  * Check-and-increment of every window in one round trip. Redis runs a script atomically, so two
