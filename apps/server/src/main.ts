@@ -176,6 +176,38 @@ const main = async () => {
   db.ownership?.update({ state: "ready", httpUrl: baseUrl });
   const cli = config.cliName;
 
+  const scoring = scoringOf(config.analytics);
+  const scheduler = startRollupScheduler(
+    config.analytics.rollupSchedule,
+    systemClock,
+    async () => {
+      const started = performance.now();
+      try {
+        const run = await scheduledRollup(db, scoring, todayOf(systemClock));
+        metrics.observeRollup(performance.now() - started, "success");
+        logger.info(
+          { dates: run.computed, skipped_without_events: run.withoutEvents },
+          "scheduled rollup done",
+        );
+      } catch (error) {
+        metrics.observeRollup(performance.now() - started, "failure");
+        throw error;
+      }
+    },
+    (error) => logger.error({ err: error }, "scheduled rollup failed"),
+  );
+
+  // Before the banner: whoever reads it (a person, a test, a supervisor) may stop the server at once.
+  closeOnSignals(app, async () => {
+    await scheduler.stop();
+    await usage.close();
+    await limiter.close();
+    await redis?.quit();
+    standbys?.close();
+    for (const standby of standbyDatabases) await standby.close();
+    await db.close();
+  });
+
   say();
   say(`GMI API listening on ${baseUrl}`);
   say(`  Seller dashboard: ${baseUrl}/app/`);
@@ -199,37 +231,6 @@ const main = async () => {
     );
   }
   say();
-
-  const scoring = scoringOf(config.analytics);
-  const scheduler = startRollupScheduler(
-    config.analytics.rollupSchedule,
-    systemClock,
-    async () => {
-      const started = performance.now();
-      try {
-        const run = await scheduledRollup(db, scoring, todayOf(systemClock));
-        metrics.observeRollup(performance.now() - started, "success");
-        logger.info(
-          { dates: run.computed, skipped_without_events: run.withoutEvents },
-          "scheduled rollup done",
-        );
-      } catch (error) {
-        metrics.observeRollup(performance.now() - started, "failure");
-        throw error;
-      }
-    },
-    (error) => logger.error({ err: error }, "scheduled rollup failed"),
-  );
-
-  closeOnSignals(app, async () => {
-    await scheduler.stop();
-    await usage.close();
-    await limiter.close();
-    await redis?.quit();
-    standbys?.close();
-    for (const standby of standbyDatabases) await standby.close();
-    await db.close();
-  });
 };
 
 main().catch((error: unknown) => {
