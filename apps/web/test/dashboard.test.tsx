@@ -314,7 +314,7 @@ describe("search demand and the account", () => {
     render(<App initial={credentials} />);
     expect(await screen.findByRole("heading", { name: "Unmet searches" })).toBeTruthy();
     // The rank the API gives is by volume, not the list's order: its column says so.
-    expect(screen.getByRole("columnheader", { name: "Volume rank" })).toBeTruthy();
+    expect(await screen.findByRole("columnheader", { name: "Volume rank" })).toBeTruthy();
     const shares = (await leaderboardRows()).map((row) =>
       Number(row.children[3]?.textContent?.replace(" %", "")),
     );
