@@ -4,10 +4,9 @@ import type { ListRouteName } from "./route-types.js";
  * Where a walk stands: the cursor or page to fetch next, with its page size and, on an analytics
  * list, the snapshot date the walk reads (its first page's `meta.period_date`).
  */
-export type Position = (
-  | { mode: "cursor"; cursor?: string | undefined }
-  | { mode: "page"; page: number }
-) & { limit?: number | undefined; date?: string | undefined };
+export type Position =
+  | { mode: "cursor"; cursor?: string | undefined; limit?: number | undefined; date?: string | undefined }
+  | { mode: "page"; page: number; limit?: number | undefined; date?: string | undefined };
 
 interface Token {
   v: 1;
