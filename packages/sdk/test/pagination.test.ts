@@ -174,6 +174,81 @@ describe("resume", () => {
   });
 });
 
+describe("a walk stays in its first page's snapshot (issue 26)", () => {
+  // One ranked list on two dates. The first request is answered from OLD; any later one without a
+  // date reads NEW, ranked differently, as a server does once a newer date is rolled up mid-walk.
+  // `cap` is the plan's page cap by request number (a plan can change mid-walk too).
+  const OLD = { date: "2026-11-19", ids: [1, 2, 3, 4, 5] };
+  const NEW = { date: "2026-11-20", ids: [6, 1, 7, 2, 3, 8] };
+  const rolledUpMidWalk = (cap: (request: number) => number = () => 200) => {
+    const sent: Array<Record<string, string>> = [];
+    const fetch = async (url: string) => {
+      const asked = query(url);
+      sent.push(asked);
+      const snapshot = sent.length === 1 || asked.date === OLD.date ? OLD : NEW;
+      const perPage = Math.min(Number(asked.limit ?? 25), cap(sent.length));
+      const page = Number(asked.page ?? 1);
+      const ids = snapshot.ids.slice((page - 1) * perPage, page * perPage);
+      return Response.json({
+        data: ids.map((id, i) => ({ rank: (page - 1) * perPage + i + 1, game: { id } })),
+        meta: {
+          period: "7d",
+          sort: "liquidity",
+          period_date: snapshot.date,
+          pagination: {
+            mode: "page",
+            page,
+            per_page: perPage,
+            total: snapshot.ids.length,
+            last_page: Math.max(1, Math.ceil(snapshot.ids.length / perPage)),
+          },
+        },
+        links: { next: null, prev: null },
+      });
+    };
+    return { sent, client: new GmiClient({ apiKey: API_KEY, baseUrl: BASE_URL, fetch }) };
+  };
+  const ids = (rows: Array<{ game: { id: number } }>) => rows.map((row) => row.game.id);
+
+  it("for await and toArray pin the first page's date on every later page", async () => {
+    const { sent, client } = rolledUpMidWalk();
+    const rows = [];
+    for await (const row of client.intelligence.list({ paginate: "page", limit: 2 })) rows.push(row);
+    expect(ids(rows)).toEqual(OLD.ids);
+    expect(sent.map((q) => q.date)).toEqual([undefined, OLD.date, OLD.date]);
+    const again = rolledUpMidWalk();
+    const all = await again.client.intelligence.list({ page: 1, limit: 2 }).toArray({ maxItems: 100 });
+    expect(ids(all)).toEqual(OLD.ids);
+  });
+
+  it("nextPage() and pages() from an awaited first page", async () => {
+    const { client } = rolledUpMidWalk();
+    const first = await client.intelligence.list({ limit: 2 });
+    expect(ids((await first.nextPage())?.data ?? [])).toEqual([3, 4]);
+    const walked = [];
+    for await (const page of first.pages()) walked.push(...page.data);
+    expect(ids(walked)).toEqual(OLD.ids);
+  });
+
+  it("a resume token, even the first page's, resumes in the same snapshot", async () => {
+    const { client } = rolledUpMidWalk();
+    const call = client.intelligence.list({ paginate: "page", limit: 2 });
+    for await (const _ of call) break;
+    const rest = await client.intelligence
+      .list({}, { resumeToken: call.resumeToken ?? "" })
+      .toArray({ maxItems: 100 });
+    expect(ids(rest)).toEqual(OLD.ids);
+  });
+
+  it("asks for the page size served, so a plan changed mid-walk does not shift page numbers", async () => {
+    // The first page is served 2 rows of the 100 asked; the plan then allows 3.
+    const { sent, client } = rolledUpMidWalk((request) => (request === 1 ? 2 : 3));
+    const rows = await client.intelligence.list({ paginate: "page" }).toArray({ maxItems: 100 });
+    expect(ids(rows)).toEqual(OLD.ids);
+    expect(sent.map((q) => q.limit)).toEqual(["100", "2", "2"]);
+  });
+});
+
 describe("failures during a walk", () => {
   it("a failed page is retried without restarting the walk", async () => {
     const client = makeClient();

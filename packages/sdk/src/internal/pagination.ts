@@ -37,6 +37,7 @@ export class Walk<N extends ListRouteName> {
     const query: Record<string, unknown> = { ...(this.params as object | undefined) };
     if (position) {
       if (position.limit !== undefined) query.limit = position.limit;
+      if (position.date !== undefined) query.date = position.date;
       query.paginate = position.mode;
       // Left undefined rather than deleted (the URL leaves undefined out): `delete` would turn the
       // object into a slow dictionary on every page.
@@ -72,12 +73,15 @@ export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
   /** @internal */
   constructor(walk: Walk<N>, answer: Answer<ResponseOf<N>>, position: Position) {
     this.walk = walk;
-    this.position = position;
     const body = answer.body as unknown as WireList<N>;
     this.data = body.data;
     this.meta = body.meta;
     this.links = body.links;
     this.answer = answer;
+    // An analytics list's snapshot, pinned from the first page on: this page's resume token and the
+    // pages after it read the date this page was served from, even once a newer one is rolled up.
+    const date = (body.meta as { period_date?: string }).period_date;
+    this.position = date === undefined ? position : { ...position, date };
   }
 
   /** The HTTP answer this page came in: status, headers, request id, this request's rate-limit state. */
@@ -89,11 +93,15 @@ export class Page<N extends ListRouteName> implements AsyncIterable<RowOf<N>> {
   /** @internal */
   nextPosition(): Position | null {
     const { pagination } = this.meta as { pagination: Pagination };
-    const limit = this.position.limit;
+    const { limit, date } = this.position;
     if (pagination.mode === "cursor") {
-      return pagination.next_cursor ? { mode: "cursor", cursor: pagination.next_cursor, limit } : null;
+      return pagination.next_cursor ? { mode: "cursor", cursor: pagination.next_cursor, limit, date } : null;
     }
-    return pagination.page < pagination.last_page ? { mode: "page", page: pagination.page + 1, limit } : null;
+    // Page numbers count pages of the size served: asking that size again keeps them meaning the
+    // same rows if the plan's page cap changes mid-walk (as the server's links do).
+    return pagination.page < pagination.last_page
+      ? { mode: "page", page: pagination.page + 1, limit: pagination.per_page, date }
+      : null;
   }
 
   /** Whether a page follows this one. */

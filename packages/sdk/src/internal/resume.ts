@@ -1,9 +1,12 @@
 import type { ListRouteName } from "./route-types.js";
 
-/** Where a walk stands: the cursor or page to fetch next, with the page size the walk started with. */
+/**
+ * Where a walk stands: the cursor or page to fetch next, with its page size and, on an analytics
+ * list, the snapshot date the walk reads (its first page's `meta.period_date`).
+ */
 export type Position =
-  | { mode: "cursor"; cursor?: string | undefined; limit?: number | undefined }
-  | { mode: "page"; page: number; limit?: number | undefined };
+  | { mode: "cursor"; cursor?: string | undefined; limit?: number | undefined; date?: string | undefined }
+  | { mode: "page"; page: number; limit?: number | undefined; date?: string | undefined };
 
 interface Token {
   v: 1;
@@ -12,6 +15,7 @@ interface Token {
   c?: string;
   p?: number;
   l?: number;
+  d?: string;
 }
 
 const toBase64Url = (text: string) => {
@@ -31,6 +35,7 @@ export const encodeResumeToken = (route: ListRouteName, position: Position): str
   if (position.mode === "cursor" && position.cursor) token.c = position.cursor;
   if (position.mode === "page") token.p = position.page;
   if (position.limit !== undefined) token.l = position.limit;
+  if (position.date !== undefined) token.d = position.date;
   return toBase64Url(JSON.stringify(token));
 };
 
@@ -45,6 +50,6 @@ export const decodeResumeToken = (route: ListRouteName, text: string): Position 
     throw new TypeError("Invalid resume token");
   if (token.r !== route) throw new TypeError(`This resume token belongs to ${token.r}, not ${route}`);
   return token.m === "cursor"
-    ? { mode: "cursor", cursor: token.c, limit: token.l }
-    : { mode: "page", page: token.p ?? 1, limit: token.l };
+    ? { mode: "cursor", cursor: token.c, limit: token.l, date: token.d }
+    : { mode: "page", page: token.p ?? 1, limit: token.l, date: token.d };
 };
