@@ -51,9 +51,8 @@ copy_package() {
   cp -RL "$from/." "$out/node_modules/$1/"
 }
 copy_package @prisma/schema-engine-wasm
-mkdir -p "$out/node_modules/@gmi/contract/dist"
-cp packages/contract/package.json "$out/node_modules/@gmi/contract/"
-cp packages/contract/dist/openapi.json "$out/node_modules/@gmi/contract/dist/"
+mkdir -p "$out/node_modules/@gmi/contract"
+cp packages/contract/package.json packages/contract/openapi.json "$out/node_modules/@gmi/contract/"
 # Type declarations and READMEs are not run.
 find "$out/node_modules" \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name 'README*' \) -delete
 
