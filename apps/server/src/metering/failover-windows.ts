@@ -38,7 +38,7 @@ const withTimeout = <T>(work: Promise<T>, ms: number): Promise<T> =>
   });
 
 /**
- * Fail-open rate limiting (docs/decisions.md, "Redis down"): the shared store (Redis) while it
+ * Fail-open rate limiting (docs/internals/outages.md, "Redis down"): the shared store (Redis) while it
  * answers; when it fails or is slow, this replica's own windows (`fallback`) until a retry, every
  * `retryMs`, finds it back. `onDown` and `onUp` fire once per outage, for the log line and /readyz.
  * The limits are then per replica, not lost, and no request fails because Redis did.

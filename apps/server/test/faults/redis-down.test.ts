@@ -11,7 +11,7 @@ import { canRunRedis, startRedis, waitFor } from "./processes.js";
 
 /**
  * Redis killed under a running app and started again (a redis-server of the test's own): the app
- * fails open to its own windows (docs/decisions.md, "Redis down"), logs it once, says so on
+ * fails open to its own windows (docs/internals/outages.md, "Redis down"), logs it once, says so on
  * /readyz, and goes back to Redis by itself.
  */
 const db = useTestDatabase();

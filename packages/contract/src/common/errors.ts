@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The closed list of error codes. The first twelve are the spec's; the rest are ours for the
- * framework-level failures the spec does not name (docs/decisions.md, "Error codes we added").
+ * framework-level failures the spec does not name (docs/decisions.md, "Errors").
  */
 export const ERROR_CODES = [
   "unauthorized",

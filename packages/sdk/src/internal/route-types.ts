@@ -1,9 +1,9 @@
 import type { BatchMeta, Period, RouteTypes } from "./contract-types.js";
 
 /**
- * Every type the client exposes comes from src/contract-types.ts: the contract's zod schemas
+ * Every type the client exposes comes from internal/contract-types.ts: the contract's zod schemas
  * resolved to plain TypeScript at build time, so the published declarations need neither zod nor
- * the contract (test/types.test.ts proves them equal to the contract's own inference).
+ * the contract (test/contract-types.test.ts proves them equal to the contract's own inference).
  */
 
 /** Dotted route names of the contract, e.g. `intelligence.list`, `games.byId`. */
