@@ -18,6 +18,7 @@ import { ApiError } from "./errors.js";
 import { lazyChildLogger } from "./logging/lazy-child.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
 import { accountUsage } from "./metering/account-usage.js";
+import { authFailureLimiter } from "./metering/auth-failures.js";
 import type { UsageStore } from "./metering/quota-store.js";
 import type { LimiterStore } from "./metering/window-store.js";
 import { authPlugin } from "./plugins/auth.js";
@@ -97,6 +98,9 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     // The request's child logger (its request id bound) is made when something logs through it.
     childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimitBytes,
+    // request.ip: the socket's peer, or the client a proxy of TRUST_PROXY names in X-Forwarded-For
+    // (the rightmost address not itself a trusted proxy), so a client cannot name itself.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Draining (SIGTERM): requests already arriving on open connections are answered, each with
     // `Connection: close`, rather than refused with a 503 that a proxy retries only for some methods;
     // new connections are refused, which a proxy retries on another replica (compose.yaml).
@@ -151,7 +155,28 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     createMetrics({ ...databaseMetricsSources(deps.sql), processMetrics: config.nodeEnv !== "test" });
   await app.register(metricsPlugin, { metrics, token: config.metricsToken });
   const routes = buildRouteTable();
-  await app.register(authPlugin, { lookup: caches.keys, readKey: caches.presentedKeys, clock, routes });
+  // A client's 401s count in the rate-window store, as the plans' windows do (shared through Redis).
+  const failures =
+    config.authFailuresPerMinute > 0
+      ? authFailureLimiter({
+          limiter: deps.limiter,
+          clock,
+          blocked: caches.blockedClients,
+          perMinute: config.authFailuresPerMinute,
+          onBlocked: (client, until) =>
+            deps.logger.warn(
+              { client, until: new Date(until).toISOString() },
+              "too many failed authentications: client refused until the minute ends",
+            ),
+        })
+      : null;
+  await app.register(authPlugin, {
+    lookup: caches.keys,
+    readKey: caches.presentedKeys,
+    clock,
+    routes,
+    failures,
+  });
   // Ordinary routes: one unit at onRequest. Batch routes: key, claim, decision, charge, store.
   const metering = { limiter: deps.limiter, usage: deps.usage, clock };
   await app.register(limitsPlugin, { ...metering, routes });

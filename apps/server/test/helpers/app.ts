@@ -18,6 +18,9 @@ export const testConfig = (env: Record<string, string> = {}): Config =>
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     CURSOR_SECRET: "test-cursor-secret-0123456789abcdef",
     AUTH_CACHE_TTL_MS: "0",
+    // Every request of a test file comes from one address, and the shared security cases alone fail
+    // authentication more than 60 times a minute: the tests of the limit turn it on.
+    AUTH_FAILURES_PER_MINUTE: "0",
     ...env,
   });
 
