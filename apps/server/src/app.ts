@@ -36,6 +36,7 @@ import type { Metrics } from "./plugins/metrics.js";
 import { createMetrics, databaseMetricsSources, metricsPlugin } from "./plugins/metrics.js";
 import { openApiPlugin } from "./plugins/openapi.js";
 import { requestContextPlugin } from "./plugins/request-context.js";
+import { responseHeadersPlugin } from "./plugins/response-headers.js";
 import { readDeps } from "./reads/deps.js";
 import { registerContractRoutes } from "./routes/index.js";
 
@@ -81,9 +82,9 @@ export const createLogger = (
 
 /**
  * Builds the app without listening (server.ts listens). Plugins are registered here and only here,
- * in the order a request meets them: errors, JSON body bound, request id and log line, CORS,
- * metrics, auth, idempotency, limits, then health, documents, the dashboard and the contract's
- * routes (docs/architecture.md).
+ * in the order a request meets them: errors, JSON body bound, request id and log line, response
+ * headers, CORS, metrics, auth, idempotency, limits, then health, documents, the dashboard and the
+ * contract's routes (docs/architecture.md).
  * The instance is returned before `ready()`, so a test may add routes of its own.
  */
 export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
@@ -120,6 +121,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         new ApiError("server_error", "An unexpected error occurred", { request_id: String(request.id) });
       (reply as unknown as FastifyReply)
         .header("x-request-id", request.id)
+        .header("x-content-type-options", "nosniff")
         .status(mapped.status)
         .headers(mapped.headers)
         .send(mapped.toBody());
@@ -148,13 +150,14 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(errorsPlugin, { bodyLimit: config.bodyLimitBytes });
   await app.register(jsonBodyPlugin);
   await app.register(requestContextPlugin, { logger: deps.logger });
+  const routes = buildRouteTable();
+  await app.register(responseHeadersPlugin, { routes });
   await app.register(corsPlugin, { origins: config.corsOrigins });
   // Counts every response (errors and 404s included) from its final status and error code.
   const metrics =
     deps.metrics ??
     createMetrics({ ...databaseMetricsSources(deps.sql), processMetrics: config.nodeEnv !== "test" });
   await app.register(metricsPlugin, { metrics, token: config.metricsToken });
-  const routes = buildRouteTable();
   // A client's 401s count in the rate-window store, as the plans' windows do (shared through Redis).
   const failures =
     config.authFailuresPerMinute > 0
