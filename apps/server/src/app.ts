@@ -9,6 +9,7 @@ import { systemClock } from "./clock.js";
 import type { Config } from "./config.js";
 import { catalogReader } from "./data/catalog-reader.js";
 import { readDataVersion } from "./data/data-version.js";
+import { keyUseRecorder } from "./data/key-use.js";
 import { findKeyByHash, findKeysByHash } from "./data/keys.js";
 import { primaryOnly, readRouting } from "./data/read-routing.js";
 import { type Sql, withReadTimeout } from "./data/sql.js";
@@ -58,6 +59,9 @@ export type AppDeps = {
   /** Standbys that take snapshot, catalog and history reads (DATABASE_READ_URL); absent: none. */
   standbys?: Standbys;
 };
+
+/** How often a server writes when the keys it admitted were last used (`last_used_at`, to the minute). */
+const KEY_USE_WRITE_MS = 60_000;
 
 /** One writer for standard output, shared by every logger of the process (tests build many apps). */
 let stdoutWriter: LineWriter | null = null;
@@ -173,12 +177,20 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
             ),
         })
       : null;
+  // Each key's last use, written once a minute for every key this server admitted since. Given up
+  // on like a read when PostgreSQL hangs: applied late, the later time still wins.
+  const keyUse = keyUseRecorder(reads, {
+    everyMs: KEY_USE_WRITE_MS,
+    onError: (error) => deps.logger.warn({ err: error }, "key last-use write failed; retrying at the next"),
+  });
+  app.addHook("onClose", () => keyUse.close());
   await app.register(authPlugin, {
     lookup: caches.keys,
     readKey: caches.presentedKeys,
     clock,
     routes,
     failures,
+    keyUse,
   });
   // Ordinary routes: one unit at onRequest. Batch routes: key, claim, decision, charge, store.
   const metering = { limiter: deps.limiter, usage: deps.usage, clock };

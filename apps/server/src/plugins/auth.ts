@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { KeyLookup } from "../caches/key-cache.js";
 import type { PresentedKeyReader } from "../caches/presented-keys.js";
 import type { Clock } from "../clock.js";
+import type { KeyUseRecorder } from "../data/key-use.js";
 import type { KeyRecord } from "../domain/auth/authorize.js";
 import { authorize } from "../domain/auth/authorize.js";
 import type { RouteEntry } from "../domain/auth/scope-table.js";
@@ -20,6 +21,8 @@ export type AuthPluginOptions = {
   routes: Map<string, RouteEntry>;
   /** The failed-authentication limit per client (metering/auth-failures.ts); null: none. */
   failures: AuthFailureLimiter | null;
+  /** Told of each key admitted, for its `last_used_at` (data/key-use.ts). */
+  keyUse: Pick<KeyUseRecorder, "note">;
 };
 
 type Done = (error?: Error) => void;
@@ -37,15 +40,17 @@ type Done = (error?: Error) => void;
  * (docs/security.md, "Abuse limits").
  */
 export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, options) => {
-  const { lookup, readKey, clock, routes, failures } = options;
+  const { lookup, readKey, clock, routes, failures, keyUse } = options;
   app.decorateRequest("auth", null);
   app.decorateRequest("contractRoute", null);
   app.decorateRequest("refusedAccount", null);
 
   /** Sets the request's auth context, or throws the 401 or 403. */
   const admit = (request: FastifyRequest, entry: RouteEntry, record: KeyRecord | null) => {
+    const now = clock.now();
     try {
-      request.auth = authorize(record, entry.scope, clock.now());
+      request.auth = authorize(record, entry.scope, now);
+      keyUse.note(request.auth.keyId, now);
     } catch (error) {
       // A 403 is about a known key: its organization's rate-limit headers are sent with it (limits.ts).
       if (record && error instanceof ApiError && error.status === 403) {
