@@ -170,11 +170,13 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
           clock,
           blocked: caches.blockedClients,
           perMinute: config.authFailuresPerMinute,
-          onBlocked: (client, until) =>
+          onBlocked: (client, until) => {
+            metrics.recordBlockedClient();
             deps.logger.warn(
               { client, until: new Date(until).toISOString() },
               "too many failed authentications: client refused until the minute ends",
-            ),
+            );
+          },
         })
       : null;
   // Each key's last use, written once a minute for every key this server admitted since. Given up

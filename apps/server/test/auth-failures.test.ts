@@ -21,6 +21,7 @@ import { createTenant } from "./helpers/tenant.js";
  * address is blocked.
  */
 const LIMIT = 5;
+const METRICS_TOKEN = "metrics-token-0123456789";
 const db = useTestDatabase();
 /** Every test on the same minute: the clock sits 10 s into one. */
 const minuteStart = Math.floor(Date.now() / 60_000) * 60_000;
@@ -82,7 +83,7 @@ const statuses = async (app: FastifyInstance, count: number, from?: Parameters<t
 describe("failed authentications per client", () => {
   it("past the limit in a minute: 429 in the envelope with Retry-After, before any key lookup, until the minute ends", async () => {
     const clock = manualClock(minuteStart + 10_000);
-    const r = await replica({ clock });
+    const r = await replica({ clock, env: { METRICS_TOKEN } });
     const failures = [
       await ask(r.app, undefined),
       await ask(r.app, "Bearer nope"),
@@ -111,6 +112,9 @@ describe("failed authentications per client", () => {
 
     clock.advance(50_000);
     expect(await statuses(r.app, LIMIT + 1)).toEqual([...Array(LIMIT).fill(401), 429]);
+    // Once per client and minute: the log line and the counter.
+    const scrape = await r.app.inject({ url: "/metrics", headers: bearer(METRICS_TOKEN) });
+    expect(scrape.body).toMatch(/^gmi_auth_failure_blocks_total 2$/m);
   });
 
   it("serves a customer behind the same address (a NAT) whose key the replica knows; other keys meet the block", async () => {
