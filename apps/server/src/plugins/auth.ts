@@ -27,6 +27,9 @@ export type AuthPluginOptions = {
 
 type Done = (error?: Error) => void;
 
+/** The client a failed authentication counts against; a socket already gone has no address. */
+const clientOfRequest = (request: FastifyRequest) => clientOf(request.ip || "unknown");
+
 /**
  * Every route of the contract gets an onRequest authentication hook when it is registered, with
  * its required scope from the contract's metadata (the one scope table). onRequest runs before the
@@ -64,7 +67,7 @@ export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, op
   const refuse = (request: FastifyRequest, error: unknown, done: Done) => {
     const refusal = error instanceof Error ? error : new Error(String(error));
     if (!failures || !(error instanceof ApiError) || error.code !== "unauthorized") return done(refusal);
-    failures.record(clientOf(request.ip)).then(
+    failures.record(clientOfRequest(request)).then(
       (limited) => done(limited ?? refusal),
       () => done(refusal),
     );
@@ -97,7 +100,7 @@ export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, op
       // A key this replica holds fresh is decided first: its client's failures do not concern it.
       if (cached?.record) return admitOrRefuse(request, entry, cached.record, done);
       // Before any lookup: a client past the limit, unless its key is one this replica has read.
-      const blocked = failures?.refusalOf(clientOf(request.ip));
+      const blocked = failures?.refusalOf(clientOfRequest(request));
       if (blocked && !(hash !== null && lookup.known?.(hash))) return done(blocked);
       if (presented === "no token") {
         return refuse(
