@@ -94,11 +94,15 @@ export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, op
     // the turn of the microtask queue an async hook costs on every request.
     const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
       request.contractRoute = entry;
-      const presented = readKey(request.headers.authorization);
+      const header = request.headers.authorization;
+      const presented = readKey(header);
       const hash = typeof presented === "object" ? presented.hash : null;
       const cached = hash === null ? undefined : lookup.cached?.(hash);
       // A key this replica holds fresh is decided first: its client's failures do not concern it.
-      if (cached?.record) return admitOrRefuse(request, entry, cached.record, done);
+      if (cached?.record) {
+        if (typeof presented === "object" && !presented.kept && header) readKey.keep(header, presented.hash);
+        return admitOrRefuse(request, entry, cached.record, done);
+      }
       // Before any lookup: a client past the limit, unless its key is one this replica has read.
       const blocked = failures?.refusalOf(clientOfRequest(request));
       if (blocked && !(hash !== null && lookup.known?.(hash))) return done(blocked);
@@ -111,7 +115,11 @@ export const authPlugin = globalPlugin<AuthPluginOptions>("auth", async (app, op
       }
       if (hash === null || cached) return admitOrRefuse(request, entry, null, done);
       lookup(hash).then(
-        (record) => admitOrRefuse(request, entry, record, done),
+        (record) => {
+          // Only the header of a key that exists is kept (caches/presented-keys.ts).
+          if (record && header) readKey.keep(header, hash);
+          admitOrRefuse(request, entry, record, done);
+        },
         (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
       );
     };
