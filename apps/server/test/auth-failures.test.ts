@@ -118,7 +118,8 @@ describe("failed authentications per client", () => {
   });
 
   it("serves a customer behind the same address (a NAT) whose key the replica knows; other keys meet the block", async () => {
-    const r = await replica();
+    const clock = manualClock(minuteStart + 10_000);
+    const r = await replica({ clock });
     const customer = await createTenant(db().pool);
     const known = await createTenant(db().pool, { scopes: ["intelligence.read"] });
     const unseen = await createTenant(db().pool);
@@ -126,9 +127,13 @@ describe("failed authentications per client", () => {
     expect((await ask(r.app, bearer(known.key).authorization)).statusCode).toBe(403);
     expect(await statuses(r.app, LIMIT + 1)).toEqual([...Array(LIMIT).fill(401), 429]);
 
-    // Known to this replica: served, fresh in the key cache or read again past its TTL.
+    // Known to this replica: served, fresh in the key cache, and read again past its TTL (5 s).
+    expect((await ask(r.app, bearer(customer.key).authorization)).statusCode).toBe(200);
+    clock.advance(6_000);
+    const lookups = r.lookups();
     expect((await ask(r.app, bearer(customer.key).authorization)).statusCode).toBe(200);
     expect((await ask(r.app, bearer(known.key).authorization)).statusCode).toBe(403);
+    expect(r.lookups()).toBe(lookups + 2);
     // A key this replica never read cannot be told from a guess without a lookup: refused.
     const blocked = await ask(r.app, bearer(unseen.key).authorization);
     expect(blocked.statusCode).toBe(429);
