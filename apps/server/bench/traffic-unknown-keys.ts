@@ -43,6 +43,12 @@ const REQUESTS = 50_000;
 /** Keys of the many-clients flood: fewer than its requests, so each comes back (the negative cache's case). */
 const REPEATED_KEYS = 20_000;
 
+/**
+ * How long the prime's lookups may take to show in pg_stat_database: a backend that goes idle
+ * reports its statistics within 10 s (PostgreSQL's idle flush interval), not at once.
+ */
+const STATS_REPORTED_MS = 11_000;
+
 /** 10.a.b.c for n = 0..2^24-1: an address per client. */
 const address = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
@@ -109,7 +115,10 @@ export const unknownKeyPhases = async (context: UnknownKeysContext, only: RegExp
       const file = path.join(context.work, `unknown-keys-${phase.name.trim().replace(/\W+/g, "-")}.json`);
       writeFileSync(file, JSON.stringify(phase.requests));
       const load = { url: server.url, file, connections: context.connections };
-      if (phase.prime) await runLoad(context.entry, { ...load, duration: 0, amount: phase.prime });
+      if (phase.prime) {
+        await runLoad(context.entry, { ...load, duration: 0, amount: phase.prime });
+        await new Promise((resolve) => setTimeout(resolve, STATS_REPORTED_MS));
+      }
       if (context.warmup > 0) await runLoad(context.entry, { ...load, duration: context.warmup });
       await context.settle();
       const before = await context.transactions();
