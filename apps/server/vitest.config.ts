@@ -18,7 +18,7 @@ export const config = defineConfig({
           include: ["test/**/*.test.ts", "src/db/**/*.test.ts"],
           // Fixtures are data for tests (test/fixtures/layers holds a deliberately broken tree).
           exclude: [...configDefaults.exclude, "test/fixtures/**"],
-          globalSetup: ["test/required-services.ts"],
+          globalSetup: ["test/required-services.ts", "test/log-scan.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -11,7 +11,8 @@
 #      from compose.yaml (image/compose-read.py) and started with podman; PostgreSQL, Redis and nginx
 #      are stand-ins built from Debian's packages (image/standin.Containerfile: the official images
 #      cannot be pulled here). The same smoke through the shared port, both replicas serving, and no
-#      failed request while one replica stops.
+#      failed request while one replica stops, and the failed-authentication limit counting the client
+#      the proxy saw, not the address a client claims.
 # Used by CI (.ci/run) and by developers alike; needs root (rootful podman) and installs podman,
 # runc, debootstrap from Debian's packages when missing. Nothing is skipped: if podman cannot run a
 # container, the check fails.
@@ -402,6 +403,24 @@ wait "$traffic" || true
 failed="$(grep -vc '^200$' "$scratch/traffic.codes" || true)"
 [ "$failed" = 0 ] || fail "$failed of $(wc -l <"$scratch/traffic.codes") requests failed while a replica stopped: $(sort "$scratch/traffic.codes" | uniq -c | tr '\n' ' ')"
 say "$(wc -l <"$scratch/traffic.codes") requests (GET and POST) while replica $replicas stopped: all 200; it exited 0"
+
+# The failed-authentication limit counts the client nginx saw (compose's TRUST_PROXY), whatever
+# X-Forwarded-For the client sends: made-up addresses must not spread its failures. At most two
+# minutes' worth of 401s (the count may reset once), then a 429.
+say "failed authentications through the proxy, each claiming another address in X-Forwarded-For"
+refused_after=""
+for n in $(seq 1 130); do
+  code="$(curl -sS -o "$scratch/body" -w '%{http_code}' --max-time 10 -H "Authorization: Bearer nope$n" \
+    -H "X-Forwarded-For: 192.0.2.$((n % 250))" "$proxy_base/api/v1/games/titles")" || fail "curl (failed authentication $n)"
+  if [ "$code" = 429 ]; then
+    refused_after=$n
+    break
+  fi
+  [ "$code" = 401 ] || fail "failed authentication $n answered $code: $(head -c 300 "$scratch/body")"
+done
+[ -n "$refused_after" ] || fail "130 failed authentications through the proxy and no 429: X-Forwarded-For spread them"
+body_has '"code":"rate_limit_exceeded"' "failed-authentication limit"
+say "429 rate_limit_exceeded at failed authentication $refused_after, the claimed addresses ignored"
 
 best_start="$(printf '%s\n' "${starts[@]}" | sort -n | head -n1)"
 say "summary: image $(mb "$image_bytes") (app layer $(mb "$app_bytes"), base $(mb "$base_bytes")); build $((build_ms / 1000)) s;" \

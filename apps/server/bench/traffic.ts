@@ -8,6 +8,7 @@
  * seeded data (bench/traffic-mix.ts): every GET route, skewed popularity, batches of 1-250 with and
  * without Idempotency-Key, and on the "all plans" phase a share really refused (429, 402).
  * The bare twin (its own process) answers each request with the body the server gave for it.
+ * Then the floods of clients without a key, on a server of their own (bench/traffic-unknown-keys.ts).
  *
  * Prints per phase: req/s, p50/p99 (ms), the ratio to the twin, the server's CPU per request (from
  * /proc/<pid>/stat) and PostgreSQL transactions per request (pg_stat_database of the bench's
@@ -54,6 +55,7 @@ import {
 } from "./children.js";
 import { type ServerChild, startServer } from "./server-child.js";
 import { type BenchRequest, blend, buildMix, type Catalog, type RouteName } from "./traffic-mix.js";
+import { unknownKeyPhases } from "./traffic-unknown-keys.js";
 
 const entry = fileURLToPath(import.meta.url);
 const env = process.env;
@@ -419,6 +421,21 @@ const main = async () => {
         "/proc/<pid>/stat) per answered request; pg/req: PostgreSQL transactions (one per statement " +
         "outside a transaction block: round trips) per request, from pg_stat_database; ratio: app " +
         "req/s / bare twin req/s on the same requests.",
+    );
+    await unknownKeyPhases(
+      {
+        entry,
+        work,
+        databaseUrl,
+        redisUrl: redisUrl ?? "",
+        redisPrefix,
+        transactions,
+        settle,
+        duration,
+        warmup,
+        connections,
+      },
+      only,
     );
   } finally {
     twin?.kill();

@@ -9,6 +9,7 @@ import { systemClock } from "./clock.js";
 import type { Config } from "./config.js";
 import { catalogReader } from "./data/catalog-reader.js";
 import { readDataVersion } from "./data/data-version.js";
+import { keyUseRecorder } from "./data/key-use.js";
 import { findKeyByHash, findKeysByHash } from "./data/keys.js";
 import { primaryOnly, readRouting } from "./data/read-routing.js";
 import { type Sql, withReadTimeout } from "./data/sql.js";
@@ -18,6 +19,7 @@ import { ApiError } from "./errors.js";
 import { lazyChildLogger } from "./logging/lazy-child.js";
 import { batchedLineWriter, type LineWriter } from "./logging/line-writer.js";
 import { accountUsage } from "./metering/account-usage.js";
+import { authFailureLimiter } from "./metering/auth-failures.js";
 import type { UsageStore } from "./metering/quota-store.js";
 import type { LimiterStore } from "./metering/window-store.js";
 import { authPlugin } from "./plugins/auth.js";
@@ -35,6 +37,7 @@ import type { Metrics } from "./plugins/metrics.js";
 import { createMetrics, databaseMetricsSources, metricsPlugin } from "./plugins/metrics.js";
 import { openApiPlugin } from "./plugins/openapi.js";
 import { requestContextPlugin } from "./plugins/request-context.js";
+import { responseHeadersPlugin } from "./plugins/response-headers.js";
 import { readDeps } from "./reads/deps.js";
 import { registerContractRoutes } from "./routes/index.js";
 
@@ -56,6 +59,9 @@ export type AppDeps = {
   /** Standbys that take snapshot, catalog and history reads (DATABASE_READ_URL); absent: none. */
   standbys?: Standbys;
 };
+
+/** How often a server writes when the keys it admitted were last used (`last_used_at`, to the minute). */
+const KEY_USE_WRITE_MS = 60_000;
 
 /** One writer for standard output, shared by every logger of the process (tests build many apps). */
 let stdoutWriter: LineWriter | null = null;
@@ -80,9 +86,9 @@ export const createLogger = (
 
 /**
  * Builds the app without listening (server.ts listens). Plugins are registered here and only here,
- * in the order a request meets them: errors, JSON body bound, request id and log line, CORS,
- * metrics, auth, limits, batch admission, then health, documents, the dashboard, early answers and
- * the contract's routes (docs/architecture.md, "Plugin order").
+ * in the order a request meets them: errors, JSON body bound, request id and log line, response
+ * headers, CORS, metrics, auth, limits, batch admission, then health, documents, the dashboard, early
+ * answers and the contract's routes (docs/architecture.md, "Plugin order").
  * The instance is returned before `ready()`, so a test may add routes of its own.
  */
 export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
@@ -97,6 +103,9 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     // The request's child logger (its request id bound) is made when something logs through it.
     childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimitBytes,
+    // request.ip: the socket's peer, or the client a proxy of TRUST_PROXY names in X-Forwarded-For
+    // (the rightmost address not itself a trusted proxy), so a client cannot name itself.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Draining (SIGTERM): requests already arriving on open connections are answered, each with
     // `Connection: close`, rather than refused with a 503 that a proxy retries only for some methods;
     // new connections are refused, which a proxy retries on another replica (compose.yaml).
@@ -116,6 +125,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         new ApiError("server_error", "An unexpected error occurred", { request_id: String(request.id) });
       (reply as unknown as FastifyReply)
         .header("x-request-id", request.id)
+        .header("x-content-type-options", "nosniff")
         .status(mapped.status)
         .headers(mapped.headers)
         .send(mapped.toBody());
@@ -144,14 +154,46 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(errorsPlugin, { bodyLimit: config.bodyLimitBytes });
   await app.register(jsonBodyPlugin);
   await app.register(requestContextPlugin, { logger: deps.logger });
+  const routes = buildRouteTable();
+  await app.register(responseHeadersPlugin, { routes });
   await app.register(corsPlugin, { origins: config.corsOrigins });
   // Counts every response (errors and 404s included) from its final status and error code.
   const metrics =
     deps.metrics ??
     createMetrics({ ...databaseMetricsSources(deps.sql), processMetrics: config.nodeEnv !== "test" });
   await app.register(metricsPlugin, { metrics, token: config.metricsToken });
-  const routes = buildRouteTable();
-  await app.register(authPlugin, { lookup: caches.keys, readKey: caches.presentedKeys, clock, routes });
+  // A client's 401s count in the rate-window store, as the plans' windows do (shared through Redis).
+  const failures =
+    config.authFailuresPerMinute > 0
+      ? authFailureLimiter({
+          limiter: deps.limiter,
+          clock,
+          blocked: caches.blockedClients,
+          perMinute: config.authFailuresPerMinute,
+          onBlocked: (client, until) => {
+            metrics.recordBlockedClient();
+            deps.logger.warn(
+              { client, until: new Date(until).toISOString() },
+              "too many failed authentications: client refused until the minute ends",
+            );
+          },
+        })
+      : null;
+  // Each key's last use, written once a minute for every key this server admitted since. Given up
+  // on like a read when PostgreSQL hangs: applied late, the later time still wins.
+  const keyUse = keyUseRecorder(reads, {
+    everyMs: KEY_USE_WRITE_MS,
+    onError: (error) => deps.logger.warn({ err: error }, "key last-use write failed; retrying at the next"),
+  });
+  app.addHook("onClose", () => keyUse.close());
+  await app.register(authPlugin, {
+    lookup: caches.keys,
+    readKey: caches.presentedKeys,
+    clock,
+    routes,
+    failures,
+    keyUse,
+  });
   // Ordinary routes: one unit at onRequest. Batch routes: key, claim, decision, charge, store.
   const metering = { limiter: deps.limiter, usage: deps.usage, clock };
   await app.register(limitsPlugin, { ...metering, routes });

@@ -98,4 +98,18 @@ describe("loadConfig", () => {
     const token = "a1b2c3d4e5f6a7b8c9d0$-+/=";
     expect(loadConfig({ ...production, METRICS_TOKEN: token }).metricsToken).toBe(token);
   });
+
+  it("reads the failed-authentication limit and the trusted proxies", () => {
+    expect(loadConfig({})).toMatchObject({ authFailuresPerMinute: 60, trustProxy: [] });
+    const config = loadConfig({
+      AUTH_FAILURES_PER_MINUTE: "0",
+      TRUST_PROXY: " 10.0.0.7, 172.16.0.0/12,fd00::/8 ,::1, loopback",
+    });
+    expect(config.authFailuresPerMinute).toBe(0);
+    expect(config.trustProxy).toEqual(["10.0.0.7", "172.16.0.0/12", "fd00::/8", "::1", "loopback"]);
+    for (const bad of ["nginx", "10.0.0.0/33", "10.0.0.1/8/8", "fd00::/129", "10.0.0.0/x", "*"]) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+    expect(() => loadConfig({ AUTH_FAILURES_PER_MINUTE: "-1" })).toThrow(/AUTH_FAILURES_PER_MINUTE/);
+  });
 });

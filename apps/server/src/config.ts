@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -103,6 +104,36 @@ const origins = z.string().transform((value, ctx): string[] | "*" => {
   return list;
 });
 
+/** The names proxy-addr (Fastify's trustProxy) gives to address ranges. */
+const PROXY_RANGES = ["loopback", "linklocal", "uniquelocal"];
+
+/** An IPv4 or IPv6 address, optionally with a prefix length (`10.0.0.0/8`, `fd00::/8`). */
+const isAddressOrRange = (value: string): boolean => {
+  const [address = "", prefix, ...rest] = value.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+};
+
+/** TRUST_PROXY: a comma list of addresses, CIDR ranges or proxy-addr's range names. */
+const proxies = z.string().transform((value, ctx): string[] => {
+  const list = value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+  const bad = list.filter((item) => !PROXY_RANGES.includes(item) && !isAddressOrRange(item));
+  if (bad.length > 0) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message: `"${bad.join('", "')}": must be addresses, CIDR ranges (10.0.0.0/8) or ${PROXY_RANGES.join(", ")}, separated by commas`,
+    });
+    return z.NEVER;
+  }
+  return list;
+});
+
 /** How messages name the operator's CLI where GMI_CLI_NAME is not set: the repository's way. */
 export const DEFAULT_CLI_NAME = "./scripts/pnpm gmi";
 
@@ -138,6 +169,10 @@ const EnvSchema = z.object({
   BODY_LIMIT_BYTES: int(1024).default(1_048_576),
   /** How long a looked-up key stays cached in a process; revocation takes effect within it. */
   AUTH_CACHE_TTL_MS: int(0, 60_000).default(5_000),
+  /** 401s a client address may get in a minute before its next failures are 429s; 0: no limit. */
+  AUTH_FAILURES_PER_MINUTE: int(0, 1_000_000).default(60),
+  /** Proxies whose X-Forwarded-For names the client (addresses, CIDR ranges); unset: the socket's peer is. */
+  TRUST_PROXY: proxies.optional(),
   /** How long identical catalog reads are answered from memory; a catalog change shows within it. */
   CATALOG_CACHE_TTL_MS: int(0, 60_000).default(1_000),
   /** How long whole answers to identical reads are kept (caches/response-cache.ts); 0: off. */
@@ -184,6 +219,10 @@ export type Config = {
   metricsToken: string | undefined;
   bodyLimitBytes: number;
   authCacheTtlMs: number;
+  /** 401s per client address and minute before 429s (AUTH_FAILURES_PER_MINUTE); 0: no limit. */
+  authFailuresPerMinute: number;
+  /** Proxies trusted to name the client in X-Forwarded-For (TRUST_PROXY); empty: none. */
+  trustProxy: string[];
   usageFlushMs: number;
   databaseWaitMs: number;
   catalogCacheTtlMs: number;
@@ -254,6 +293,8 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY ?? [],
     usageFlushMs: e.USAGE_FLUSH_MS,
     databaseWaitMs: e.DATABASE_WAIT_MS,
     catalogCacheTtlMs: e.CATALOG_CACHE_TTL_MS,

@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import type { KeyRecord } from "../domain/auth/authorize.js";
+import { type BlockedClients, blockedClients } from "./blocked-clients.js";
 import type { DataVersion } from "./data-version.js";
 import { cachedKeyLookup, type KeyLookup, type KeyLookupMany } from "./key-cache.js";
 import { type PresentedKeyReader, presentedKeyReader } from "./presented-keys.js";
@@ -9,6 +10,7 @@ import { type ReadCache, readCache } from "./read-cache.js";
 import { memoizedReads, type Reads } from "./read-memo.js";
 import { type ResponseCache, responseCache } from "./response-cache.js";
 import { type StoredAnswers, storedAnswers } from "./stored-answers.js";
+import { unknownKeys } from "./unknown-keys.js";
 
 /** Where the caches read what they do not hold. */
 export type CacheSources<Catalog extends Reads> = {
@@ -29,8 +31,13 @@ export type CacheSources<Catalog extends Reads> = {
 
 /** Every per-process cache (docs/architecture.md, Caches), built once per app by `makeCaches`. */
 export type Caches<Catalog extends Reads> = {
-  /** Key records by hash: AUTH_CACHE_TTL_MS, keys in use read again ahead of expiry. */
+  /**
+   * Key records by hash: AUTH_CACHE_TTL_MS, keys in use read again ahead of expiry; hashes of no key
+   * in a negative cache of their own (caches/unknown-keys.ts): UNKNOWN_KEY_TTL_MS.
+   */
   keys: KeyLookup;
+  /** Clients past the failed-authentication limit, until their minute ends (metering/auth-failures.ts). */
+  blockedClients: BlockedClients;
   /** Authorization header → the hash of the key it presents. */
   presentedKeys: PresentedKeyReader;
   /** Whole answers of GET routes (but /me), serialized. */
@@ -54,6 +61,15 @@ export type Caches<Catalog extends Reads> = {
 
 /** Authorization headers whose keys' hashes are kept: as many as the key records kept. */
 const HEADERS_KEPT = 10_000;
+/**
+ * How long a hash no key has is refused from memory. Short, though a new key is never in it
+ * (caches/unknown-keys.ts): it bounds how long a row written by hand for a key already tried waits.
+ */
+const UNKNOWN_KEY_TTL_MS = 60_000;
+/** Hashes of unknown keys kept: by entries, and by bytes at 72 counted per hash. */
+const UNKNOWN_KEYS = { maxEntries: 100_000, maxBytes: 8 * 1_048_576 };
+/** Clients blocked at once; one evicted early is refused again at its next failure (blocked-clients.ts). */
+const BLOCKED_CLIENTS = 100_000;
 /** JSON bytes of pages kept (the two list routers had 8 MB each before they shared one cache). */
 const PAGE_BYTES = 16 * 1_048_576;
 /** How long an answer is kept while the data it was built from is unchanged. */
@@ -74,9 +90,11 @@ export const makeCaches = <Catalog extends Reads>(
   const whileUnchanged = config.responseCacheTtlMs > 0 ? version : null;
   return {
     keys: cachedKeyLookup(sources.key, clock, config.authCacheTtlMs, {
+      unknown: unknownKeys(clock, { ttlMs: UNKNOWN_KEY_TTL_MS, ...UNKNOWN_KEYS }),
       lookupMany: sources.keys,
       onError: sources.onError,
     }),
+    blockedClients: blockedClients(BLOCKED_CLIENTS),
     presentedKeys: presentedKeyReader(HEADERS_KEPT),
     responses: responseCache(clock, config.responseCacheTtlMs, {
       revalidation: {

@@ -1,28 +1,56 @@
 import { describe, expect, it, vi } from "vitest";
-import { manualClock } from "../clock.js";
+import { type Clock, manualClock } from "../clock.js";
 import type { KeyRecord } from "../domain/auth/authorize.js";
 import { cachedKeyLookup } from "./key-cache.js";
+import { unknownKeys } from "./unknown-keys.js";
 
 /** The cache never looks inside a record: an id (and a revocation) tells them apart. */
 const record = (over: { keyId?: number; revokedAt?: number } = {}) => ({ keyId: 1, ...over }) as KeyRecord;
 
+/** The negative cache beside it: unknown hashes for 60 s. */
+const negative = (clock: Clock) =>
+  unknownKeys(clock, { ttlMs: 60_000, maxEntries: 1_000, maxBytes: 1_048_576 });
+
 describe("key cache", () => {
-  it("serves lookups (found or not) for the TTL only", async () => {
+  it("serves a key found for the TTL, and one not found for the negative cache's lifetime", async () => {
     const clock = manualClock(0);
     const lookup = vi.fn(async (hash: string) => (hash === "known" ? record() : null));
-    const cached = cachedKeyLookup(lookup, clock, 5_000);
+    const cached = cachedKeyLookup(lookup, clock, 5_000, { unknown: negative(clock) });
     await cached("known");
     await cached("known");
     expect(lookup).toHaveBeenCalledTimes(1);
     clock.advance(5_000);
     await cached("known");
     expect(lookup).toHaveBeenCalledTimes(2);
-    await cached("unknown");
-    await cached("unknown");
+    expect(await cached("unknown")).toBeNull();
+    clock.advance(59_999);
+    expect(await cached("unknown")).toBeNull();
+    expect(cached.cached?.("unknown")).toEqual({ record: null });
     expect(lookup).toHaveBeenCalledTimes(3);
-    clock.advance(5_000);
+    clock.advance(1);
+    expect(cached.cached?.("unknown")).toBeUndefined();
     await cached("unknown");
     expect(lookup).toHaveBeenCalledTimes(4);
+  });
+
+  it("keeps the keys it read through a flood of unknown ones, known however long ago", async () => {
+    const clock = manualClock(0);
+    const lookup = vi.fn(async (hash: string) => (hash.startsWith("key") ? record() : null));
+    const cached = cachedKeyLookup(lookup, clock, 5_000, { unknown: negative(clock), maxEntries: 2 });
+    await cached("key-a");
+    await cached("key-b");
+    for (let n = 0; n < 500; n++) await cached(`made-up-${n}`);
+    clock.advance(10_000);
+    // Past the TTL: read again before it is trusted, but still known to this process.
+    expect(cached.cached?.("key-b")).toBeUndefined();
+    expect([cached.known?.("key-a"), cached.known?.("key-b"), cached.known?.("made-up-1")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    await cached("key-c");
+    // Evicted by another key (the one not asked for since), never by unknown ones.
+    expect([cached.known?.("key-a"), cached.known?.("key-b")]).toEqual([false, true]);
   });
 
   /** A cache whose read-ahead runs when the test says so. */
@@ -35,6 +63,7 @@ describe("key cache", () => {
     );
     const queued: Array<() => void> = [];
     const cached = cachedKeyLookup(lookup, clock, 4_000, {
+      unknown: negative(clock),
       lookupMany,
       schedule: (work) => queued.push(work),
     });
@@ -104,10 +133,26 @@ describe("key cache", () => {
     clock.advance(2_000);
     expect(cached.cached?.("a")?.record?.keyId).toBe(1);
     await runQueued();
-    expect(lookupMany.mock.calls).toEqual([[["a", "nope"]]]);
+    // Only keys that exist are read ahead: an unknown one waits out its own lifetime.
+    expect(lookupMany.mock.calls).toEqual([[["a"]]]);
     clock.advance(4_000);
     expect(cached.cached?.("a")).toBeUndefined();
+    expect(cached.cached?.("nope")).toMatchObject({ record: null });
     expect(lookup).toHaveBeenCalledTimes(2);
+  });
+
+  it("moves a key whose row is gone to the negative cache, never serving it again", async () => {
+    const records = new Map([["a", record()]]);
+    const { clock, lookup, cached, runQueued } = readAhead(records);
+    await cached("a");
+    clock.advance(2_000);
+    await cached("a");
+    records.delete("a");
+    await runQueued();
+    expect(cached.cached?.("a")).toEqual({ record: null });
+    expect(cached.known?.("a")).toBe(false);
+    expect(await cached("a")).toBeNull();
+    expect(lookup).toHaveBeenCalledTimes(1);
   });
 
   it("shares one read among concurrent misses of a key", async () => {

@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { KeyRecord } from "../domain/auth/authorize.js";
 import { BoundedMap } from "./bounded-map.js";
+import type { UnknownKeys } from "./unknown-keys.js";
 
 export type KeyLookup = {
   (hash: string): Promise<KeyRecord | null>;
@@ -10,12 +11,20 @@ export type KeyLookup = {
    * request's key is cached.
    */
   cached?(hash: string): { readonly record: KeyRecord | null } | undefined;
+  /**
+   * Whether this process has read a record of the key (an existing key, revoked or not), however
+   * long ago, while it is still held: a key this replica has served, not one a client made up.
+   */
+  known?(hash: string): boolean;
 };
 /** Many keys in one read: the record of each hash found (a hash missing from the map is unknown). */
 export type KeyLookupMany = (hashes: string[]) => Promise<Map<string, KeyRecord>>;
 
+/** The cached answer for a hash in the negative cache. */
+const NOT_FOUND = { record: null } as const;
+
 type Entry = {
-  record: KeyRecord | null;
+  record: KeyRecord;
   /** When the read that gave `record` started: the record is trusted until fetchedAt + ttlMs. */
   fetchedAt: number;
   /** Asked for since it was read: only keys in use are read again ahead of time. */
@@ -23,6 +32,8 @@ type Entry = {
 };
 
 export type KeyCacheOptions = {
+  /** Hashes no row holds (caches/unknown-keys.ts): kept apart, so they never push out keys in use. */
+  unknown: UnknownKeys;
   maxEntries?: number;
   /**
    * Reads keys in use again before they expire, many in one read. Without it every key in use
@@ -37,10 +48,12 @@ export type KeyCacheOptions = {
 /**
  * Caches key lookups per process for `ttlMs`: revocation and status changes take effect within
  * ttlMs at worst (expiry is checked on every request against the clock, cached or not), since a
- * record is trusted for ttlMs from the moment the read that gave it began. Unknown keys are cached
- * too: a key cannot be presented before it exists (it is 256 random bits), and a flood of made-up
- * keys then costs one query per key per TTL instead of one per request. Bounded in size (the
- * least recently used out first) so distinct keys cannot grow it without end.
+ * record is trusted for ttlMs from the moment the read that gave it began. A hash found in no row
+ * goes to the negative cache (`unknown`, its own lifetime and bounds: caches/unknown-keys.ts says
+ * why a new key is never in it), so this one holds existing keys only and a flood of made-up keys
+ * cannot evict them. Bounded in size (the least recently used out first) so distinct keys cannot
+ * grow it without end; a record past its TTL stays until evicted, for `known`, and is read again
+ * before it is trusted. With ttlMs 0 nothing is cached, the negative cache included.
  *
  * With `lookupMany`, a key asked for after half its TTL is read again ahead of time, together
  * with every other such key, in one read at most every quarter TTL: keys in steady use never
@@ -51,11 +64,11 @@ export const cachedKeyLookup = (
   lookup: KeyLookup,
   clock: Clock,
   ttlMs: number,
-  options: KeyCacheOptions = {},
+  options: KeyCacheOptions,
 ): KeyLookup => {
   if (ttlMs <= 0) return lookup;
   const maxEntries = options.maxEntries ?? 10_000;
-  const { lookupMany } = options;
+  const { lookupMany, unknown } = options;
   const schedule = options.schedule ?? ((work, delayMs) => setTimeout(work, delayMs).unref());
   const cache = new BoundedMap<string, Entry>(maxEntries, Number.POSITIVE_INFINITY);
   const reading = new Map<string, Promise<KeyRecord | null>>();
@@ -66,7 +79,14 @@ export const cachedKeyLookup = (
     const existing = cache.peek(hash);
     // A slower read that began earlier must not replace a newer record.
     if (existing && existing.fetchedAt > fetchedAt) return;
-    cache.set(hash, { record, fetchedAt, used: false });
+    if (record) {
+      cache.set(hash, { record, fetchedAt, used: false });
+      unknown.delete(hash);
+    } else {
+      // Its row is gone (or never was): refused from the negative cache from now on.
+      cache.delete(hash);
+      unknown.add(hash);
+    }
   };
 
   const refresh = async () => {
@@ -111,6 +131,7 @@ export const cachedKeyLookup = (
     const now = clock.now();
     const hit = fresh(hash, now);
     if (hit) return hit.record;
+    if (unknown.has(hash)) return null;
     const pending = reading.get(hash);
     if (pending) return pending;
     const read = lookup(hash).then(
@@ -127,5 +148,6 @@ export const cachedKeyLookup = (
     reading.set(hash, read);
     return read;
   };
-  return Object.assign(cachedLookup, { cached: (hash: string) => fresh(hash, clock.now()) });
+  const cached = (hash: string) => fresh(hash, clock.now()) ?? (unknown.has(hash) ? NOT_FOUND : undefined);
+  return Object.assign(cachedLookup, { cached, known: (hash: string) => cache.peek(hash) !== undefined });
 };

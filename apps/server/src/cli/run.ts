@@ -46,7 +46,8 @@ export const usage = (cli: string) => `Usage: ${cli} <command> [flags] [--json]
   clients set-status --id ID --status active|suspended
   keys create --org ID [--client ID] --scopes a,b,c [--name N] [--expires-in DAYS]
   keys revoke --id ID
-  keys list --org ID
+  keys list --org ID                            each key: id, last four, name, scopes, created, expiry,
+                                                last used (to the minute), revoked
   plans list
   import [--max-errors N] FILE [FILE...]        load NDJSON events and catalog lines (- = stdin, .gz ok);
                                                 events already stored are skipped (docs/data-format.md)

@@ -14,12 +14,20 @@ export type ApiKeySummary = {
   created_at: Date;
   expires_at: Date | null;
   revoked_at: Date | null;
+  /** When a server last admitted a request with it, to the minute (data/key-use.ts); null: never. */
+  last_used_at: Date | null;
 };
 
 /** Never selects key_hash: nothing outside the lookup below needs it. */
-const SUMMARY = "id, organization_id, client_id, name, last_four, scopes, created_at, expires_at, revoked_at";
+const SUMMARY =
+  "id, organization_id, client_id, name, last_four, scopes, created_at, expires_at, revoked_at, last_used_at";
 
-export const insertApiKey = async (
+/**
+ * Not exported: a row is only ever written for a key `issueApiKey` generated, so every stored hash
+ * is of fresh randomness no client presented before (the negative cache relies on it:
+ * caches/unknown-keys.ts).
+ */
+const insertApiKey = async (
   sql: Sql,
   input: {
     organizationId: number;
@@ -133,4 +141,17 @@ export const issueApiKey = async (
   const generated = generateApiKey();
   const summary = await insertApiKey(sql, { ...input, hash: generated.hash, lastFour: generated.lastFour });
   return { ...summary, key: generated.key };
+};
+
+/**
+ * Records when keys were last used, many in one statement (data/key-use.ts buffers them): a time
+ * never moves back, so servers that write in any order leave the latest.
+ */
+export const recordKeyUses = async (sql: Sql, uses: ReadonlyMap<number, number>): Promise<void> => {
+  if (uses.size === 0) return;
+  await sql.query(
+    `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.used_at)
+     FROM unnest($1::int[], $2::timestamptz[]) AS u(id, used_at) WHERE k.id = u.id`,
+    [[...uses.keys()], [...uses.values()].map((at) => new Date(at))],
+  );
 };

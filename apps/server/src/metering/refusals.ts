@@ -54,3 +54,17 @@ export const quotaRefusal = (
     { ...headers, "retry-after": resetsIn },
   );
 };
+
+/**
+ * 429 of a client past the failed-authentication limit (metering/auth-failures.ts): `details` in
+ * the interface's shape for a 429 (`window`, `limit`: here the client's 401s per minute), and
+ * `Retry-After` until the minute ends. No X-RateLimit-* headers: they describe an organization's
+ * plan, and this client has shown none.
+ */
+export const authFailureRefusal = (perMinute: number, until: number, now: number) =>
+  new ApiError(
+    "rate_limit_exceeded",
+    `Too many failed authentications from this address (more than ${perMinute} in a minute); check the API key`,
+    { window: "minute", limit: perMinute },
+    { "retry-after": secondsUntil(until, now) },
+  );

@@ -254,6 +254,7 @@ export const protocolErrorHandler =
       "content-type: application/json; charset=utf-8",
       `content-length: ${Buffer.byteLength(body)}`,
       `x-request-id: ${requestId}`,
+      "x-content-type-options: nosniff",
       "connection: close",
     ];
     socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);

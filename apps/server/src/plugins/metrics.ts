@@ -36,6 +36,8 @@ export type Metrics = {
   recordResponse(response: ResponseSample): void;
   /** A GET of the contract looked up in the response cache: answered from it (`kept`) or not. */
   recordKeptAnswer(kept: boolean): void;
+  /** This replica began refusing a client past the failed-authentication limit (until its minute ends). */
+  recordBlockedClient(): void;
   /** Reports the read standbys at scrape time (state, lag, statements), by standby. */
   observeStandbys(report: () => Promise<StandbyReport[]>): void;
 };
@@ -153,6 +155,12 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
     registers,
   });
 
+  const blockedClients = new Counter({
+    name: "gmi_auth_failure_blocks_total",
+    help: "Clients this replica began refusing (429) past the failed-authentication limit: one per client and minute",
+    registers,
+  });
+
   // Plain numbers read at scrape time, like the HTTP tallies: this runs on every cached read.
   const lookups = { hit: 0, miss: 0 };
   new Counter({
@@ -174,6 +182,7 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
       if (kept) lookups.hit++;
       else lookups.miss++;
     },
+    recordBlockedClient: () => blockedClients.inc(),
     observeRollup: (durationMs, outcome) => rollupRuns.observe({ outcome }, durationMs / 1000),
     recordResponse: (r) => {
       http.record(r.method, r.route, r.status, r.durationMs / 1000);

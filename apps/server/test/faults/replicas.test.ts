@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingMonth } from "../../src/domain/limits/windows.js";
 import { bearer } from "../helpers/app.js";
 import { seedAnalytics } from "../helpers/batch.js";
+import { childOutputScanner } from "../helpers/log-capture.js";
 import { startWithinOneMinute } from "../helpers/minute.js";
 import { testDatabaseUrl, useTestDatabase } from "../helpers/setup.js";
 import { createTenant, createTestPlan } from "../helpers/tenant.js";
@@ -44,8 +45,10 @@ const startReplica = (redisUrl: string, env: Record<string, string> = {}) =>
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
+    const scan = childOutputScanner();
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
+      scan(chunk);
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match?.[1]) resolve({ child, url: match[1] });
     });

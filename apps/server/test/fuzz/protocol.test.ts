@@ -33,6 +33,7 @@ afterAll(() => t?.close());
 const expectEnvelope = (answer: RawAnswer, status: number, code: string) => {
   expect(answer.status, `${answer.status} ${answer.body.slice(0, 300)} (${answer.error})`).toBe(status);
   expect(answer.headers["x-request-id"]).toMatch(UUID);
+  expect(answer.headers["x-content-type-options"]).toBe("nosniff");
   const body = ErrorEnvelopeSchema.parse(JSON.parse(answer.body));
   expect(body.error.code).toBe(code);
   return body.error;

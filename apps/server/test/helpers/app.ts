@@ -11,6 +11,7 @@ import type { UsageStore } from "../../src/metering/quota-store.js";
 import type { LimiterStore } from "../../src/metering/window-store.js";
 import { memoryLimiterStore } from "../../src/metering/window-store.js";
 import type { ReadinessCheck } from "../../src/plugins/health.js";
+import { scannedAppLog } from "./log-capture.js";
 
 export const testConfig = (env: Record<string, string> = {}): Config =>
   loadConfig({
@@ -18,6 +19,9 @@ export const testConfig = (env: Record<string, string> = {}): Config =>
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     CURSOR_SECRET: "test-cursor-secret-0123456789abcdef",
     AUTH_CACHE_TTL_MS: "0",
+    // Every request of a test file comes from one address, and the shared security cases alone fail
+    // authentication more than 60 times a minute: the tests of the limit turn it on.
+    AUTH_FAILURES_PER_MINUTE: "0",
     ...env,
   });
 
@@ -47,10 +51,13 @@ export const startTestApp = async (
   const config = testConfig(options.env);
   const limiter = options.limiter ?? memoryLimiterStore();
   const usage = pgUsageStore(sql, { flushMs: config.usageFlushMs, waitMs: options.databaseWaitMs ?? 0 });
+  // Everything the app logs, at the most verbose level, for the run's key-material scan (log-scan.ts);
+  // a developer who sets TEST_LOG_LEVEL reads it on standard output instead.
+  const scanned = process.env.TEST_LOG_LEVEL ? null : scannedAppLog();
   const app = await buildApp({
     config,
     sql,
-    logger: createLogger(config),
+    logger: scanned ? createLogger({ logLevel: "trace" }, scanned) : createLogger(config),
     limiter,
     usage,
     clock: options.clock ?? systemClock,

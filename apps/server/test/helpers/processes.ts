@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { REPO_ROOT } from "../../src/config.js";
+import { childOutputScanner } from "./log-capture.js";
 
 /** The server package's folder: children run there, as `pnpm start` and `pnpm gmi` run them. */
 export const serverDir = fileURLToPath(new URL("../..", import.meta.url));
@@ -88,8 +89,10 @@ export const startServerProcess = (
       child.kill("SIGKILL");
       reject(new Error(`the server did not start in ${timeoutMs} ms:\n${output}`));
     }, timeoutMs);
+    const scan = childOutputScanner();
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      scan(chunk);
       // The whole banner: it ends with an empty line.
       const baseUrl = /listening on (http:\/\/\S+)[\s\S]*?\n\n/.exec(output)?.[1];
       if (baseUrl) {

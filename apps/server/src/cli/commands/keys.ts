@@ -74,7 +74,14 @@ export const keysRevoke = async (sql: Sql, args: string[], now: number): Promise
   };
 };
 
-/** Never prints keys or hashes: only what identifies a key (id, name, last four). */
+/** An instant to the minute, as an operator reads it: `2026-11-27 11:58Z`. */
+const minuteOf = (at: Date) => `${at.toISOString().slice(0, 16).replace("T", " ")}Z`;
+
+/**
+ * One key a line: id, last four, name, scopes, created, expiry, last use (to the minute: servers
+ * write it once a minute, data/key-use.ts) and revocation. Never prints keys or hashes: only what
+ * identifies a key (id, name, last four).
+ */
 export const keysList = async (sql: Sql, args: string[]): Promise<CommandResult> => {
   const flags = parseFlags(args, { org: { type: "string", required: true } });
   const organizationId = positiveInt("org", flags.org);
@@ -85,10 +92,14 @@ export const keysList = async (sql: Sql, args: string[]): Promise<CommandResult>
   return {
     json: { organization_id: organizationId, keys },
     text: keys.length
-      ? keys.map(
-          (k) =>
-            `${String(k.id).padStart(5)}  …${k.last_four}  ${k.name}  [${k.scopes.join(",")}]` +
-            `${k.revoked_at ? "  revoked" : ""}${k.expires_at ? `  expires ${new Date(k.expires_at).toISOString()}` : ""}`,
+      ? keys.map((k) =>
+          [
+            `${String(k.id).padStart(5)}  …${k.last_four}  ${k.name}  [${k.scopes.join(",")}]`,
+            `created ${minuteOf(k.created_at)}`,
+            k.expires_at ? `expires ${minuteOf(k.expires_at)}` : "no expiry",
+            k.last_used_at ? `last used ${minuteOf(k.last_used_at)}` : "never used",
+            ...(k.revoked_at ? [`revoked ${minuteOf(k.revoked_at)}`] : []),
+          ].join("  "),
         )
       : [`Organization ${organizationId} has no keys`],
   };
