@@ -77,6 +77,12 @@ export type RankedPage<Row> = { snapshot: SnapshotRef; rows: Row[]; total: numbe
 type PageColumns = SnapshotColumns & { total: number | null };
 
 /**
+ * `counted(id, date, total)`: the snapshot `s` with its list's size. A CTE of its own, materialized,
+ * so the size is read once: as a column beside the page's rows it was read again for every row.
+ */
+const totalOf = (total: string) => `counted AS MATERIALIZED (SELECT s.id, s.date, ${total} AS total FROM s)`;
+
+/**
  * The page of one statement's rows: every row carries the snapshot and the total, and a page past
  * the end is the one row of the snapshot with null row columns (`present` tells them apart).
  */
@@ -110,11 +116,10 @@ export const readLeaderboardPage = async (
   const rank = LIQUIDITY_RANK[sort];
   const { rows } = await sql.query<PageColumns & StoredLiquidityRow & GameColumns>(
     prepared(
-      `WITH ${SNAPSHOT_CTE}
-       SELECT ${SNAPSHOT_COLUMNS},
-         (SELECT max(t.${rank}) FROM liquidity_snapshot_rows t
-          WHERE t.snapshot_id = s.id AND t.scope_console_id = $4) AS total, p.*
-       FROM s LEFT JOIN LATERAL (
+      `WITH ${SNAPSHOT_CTE}, ${totalOf(`(SELECT max(t.${rank}) FROM liquidity_snapshot_rows t
+          WHERE t.snapshot_id = s.id AND t.scope_console_id = $4)`)}
+       SELECT ${SNAPSHOT_COLUMNS}, s.total, p.*
+       FROM counted s LEFT JOIN LATERAL (
          SELECT ${LIQUIDITY_COLUMNS}, ${GAME_COLUMNS}, r.${rank} AS place
          FROM liquidity_snapshot_rows r JOIN games g ON g.id = r.game_id JOIN consoles c ON c.id = g.console_id
          WHERE r.snapshot_id = s.id AND r.scope_console_id = $4 AND r.${rank} >= $5::int AND r.${rank} < $5::int + $6::int
@@ -231,9 +236,9 @@ const searchTotal = (list: SearchListName) => {
 const searchPageText = (list: SearchListName): string => {
   const sort = list === "trending" ? "momentum" : list;
   const rank = SEARCH_RANK[sort];
-  const head = `WITH ${SNAPSHOT_CTE}`;
-  const tail = (where: string) => `SELECT ${SNAPSHOT_COLUMNS}, ${searchTotal(list)} AS total, p.*
-    FROM s LEFT JOIN LATERAL (
+  const head = `WITH ${SNAPSHOT_CTE}, ${totalOf(searchTotal(list))}`;
+  const tail = (where: string) => `SELECT ${SNAPSHOT_COLUMNS}, s.total, p.*
+    FROM counted s LEFT JOIN LATERAL (
       SELECT ${SEARCH_COLUMNS}, r.${rank} AS place FROM search_snapshot_rows r
       WHERE r.snapshot_id = s.id AND r.scope_console_id = $4 AND ${where}
     ) p ON true
