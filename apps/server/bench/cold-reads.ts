@@ -36,7 +36,8 @@ const kindOf = (text: string): string => {
 };
 
 /** A statement that only reads: a SELECT, or a WITH whose parts write nothing (the reads of one statement). */
-const isRead = (text: string) => /^\s*(SELECT|WITH)\b/i.test(text) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(text);
+const isRead = (text: string) =>
+  /^\s*(SELECT|WITH)\b/i.test(text) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(text);
 
 /** `sql` that records what it sends into `log` while `log.on`. */
 const recording = (sql: pg.Pool) => {

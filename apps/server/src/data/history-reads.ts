@@ -1,7 +1,7 @@
 import type { Period } from "@gmi/contract";
 import { HISTORY_DEFAULT_DAYS, PRICE_CHANGE_DAYS } from "@gmi/contract";
-import type { DatedPrices } from "../domain/catalog/price-history.js";
 import type { IsoDay } from "../domain/analytics/windows.js";
+import type { DatedPrices } from "../domain/catalog/price-history.js";
 import { GAME_COLUMNS, type GameColumns, type GameInfo, toGameInfo } from "./analytics-reads.js";
 import { prepared, type Sql } from "./sql.js";
 
@@ -31,7 +31,7 @@ export type StoredHistory = {
   maxComplete: number;
 };
 
-/** The end of a UTC day (a date expression), as an instant. */
+/** The end of a UTC day (a date expression), as an instant: the day after 9999-12-31 is a date to PostgreSQL. */
 const dayEnd = (day: string) => `((${day} + 1)::timestamp AT TIME ZONE 'UTC')`;
 
 /** Days of price runs read before `to`: the range's length, or the longest price change if longer. */
@@ -43,8 +43,8 @@ const PRICE_DAYS = `GREATEST(r.t - r.f, ${PRICE_CHANGE_DAYS.join(", ")})`;
  * asked one, else HISTORY_DEFAULT_DAYS from `from` up to the latest, else the latest; `from` = the
  * asked one, else HISTORY_DEFAULT_DAYS ending on `to`), one point per snapshot of the range (at
  * most 90 rows: the `(period, date)` unique index bounds the scan, the row table's primary key the
- * join), the price runs from the one in force at the start of the prices' window (`readDatedPrices`)
- * and the normalizer. The caller checks the range against the contract's rule (a refused range is
+ * join), the game's price runs from the one in force at the start of the prices' window (the
+ * primary key's order serves both bounds) and the normalizer. The caller checks the range against the contract's rule (a refused range is
  * a 422 that needs only `latest`).
  */
 export const readGameHistory = async (
@@ -98,7 +98,8 @@ export const readGameHistory = async (
   return {
     game: row.game_id === null ? null : toGameInfo(row as GameColumns),
     latest: row.latest,
-    range: row.range_from !== null && row.range_to !== null ? { from: row.range_from, to: row.range_to } : null,
+    range:
+      row.range_from !== null && row.range_to !== null ? { from: row.range_from, to: row.range_to } : null,
     points: row.points ?? [],
     prices: (row.prices ?? []).map(({ day, ...prices }) => ({ day, prices })),
     maxComplete: row.max_complete ?? 0,

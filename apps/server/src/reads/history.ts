@@ -29,7 +29,9 @@ export const gameHistoryBody = async (
   if (isHistoryRangeProblem(range)) throw validationFailed("query", range.field, range.message);
   // The statement resolves the range as the contract does; were they ever to differ, not a wrong answer.
   if (stored.range?.from !== range.from || stored.range.to !== range.to)
-    throw new Error(`history range read as ${JSON.stringify(stored.range)}, resolved as ${JSON.stringify(range)}`);
+    throw new Error(
+      `history range read as ${JSON.stringify(stored.range)}, resolved as ${JSON.stringify(range)}`,
+    );
 
   const idle = stored.points.some((p) => p.liquidityScore === null)
     ? zeroDemandRow(game, stored.maxComplete, reads.scoring)
