@@ -347,7 +347,7 @@ const main = async () => {
 
     console.log(
       `\nbench:traffic: seeded in ${seededIn.toFixed(0)} s; ${answers.length} distinct answers; ` +
-        `${duration} s per phase and server, autocannon in its own process; server: src/main.ts, ` +
+        `${duration} s per phase and server, autocannon in its own process; server: ${env.BENCH_SERVER_ENTRY ?? "src/main.ts"}, ` +
         `NODE_ENV=production, Redis windows, PostgreSQL ${name}\n`,
     );
     const header = [
