@@ -35,6 +35,10 @@ const kindOf = (text: string): string => {
   return `${[...new Set(tables)].join("+") || text.slice(0, 40)}${where ? ` (${where.trim()})` : ""}`;
 };
 
+/** A statement that only reads: a SELECT, or a WITH whose parts write nothing (the reads of one statement). */
+const isRead = (text: string) =>
+  /^\s*(SELECT|WITH)\b/i.test(text) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(text);
+
 /** `sql` that records what it sends into `log` while `log.on`. */
 const recording = (sql: pg.Pool) => {
   const log = { on: false, sent: [] as Sent[] };
@@ -114,7 +118,7 @@ const main = async () => {
           const kind = kindOf(sent.text);
           kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
           // EXPLAIN ANALYZE runs its statement: reads only (the usage flush writes).
-          if (/^\s*SELECT/i.test(sent.text) && !samples.has(kind)) samples.set(kind, sent);
+          if (isRead(sent.text) && !samples.has(kind)) samples.set(kind, sent);
           statements++;
           waitMs += sent.ms;
         }

@@ -22,7 +22,9 @@
  * BENCH_CONNECTIONS (default 50), BENCH_RATE (requests per second offered in the open-loop phase,
  * default 500), BENCH_ONLY (regular expression over phase names),
  * BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there at exit),
- * BENCH_LOG_STATEMENTS=1 (PostgreSQL logs every statement the server sends: log_statement = all).
+ * BENCH_LOG_STATEMENTS=1 (PostgreSQL logs every statement the server sends: log_statement = all),
+ * BENCH_SERVER_ENTRY (the server's entry, relative to apps/server, default src/main.ts: another
+ * tree's server extracted beside it, for a before/after, as bench:wide).
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -276,6 +278,8 @@ const main = async () => {
     // Every statement of the server into PostgreSQL's log (prefix user@database), to see what a mix sends.
     if (env.BENCH_LOG_STATEMENTS) await adminQuery(`ALTER DATABASE ${name} SET log_statement = 'all'`);
     server = await startServer({
+      // Another tree's server (relative to apps/server), for a before/after in one sitting.
+      entry: env.BENCH_SERVER_ENTRY,
       databaseUrl,
       redisUrl: redisUrl ?? "",
       redisPrefix,
@@ -343,7 +347,7 @@ const main = async () => {
 
     console.log(
       `\nbench:traffic: seeded in ${seededIn.toFixed(0)} s; ${answers.length} distinct answers; ` +
-        `${duration} s per phase and server, autocannon in its own process; server: src/main.ts, ` +
+        `${duration} s per phase and server, autocannon in its own process; server: ${env.BENCH_SERVER_ENTRY ?? "src/main.ts"}, ` +
         `NODE_ENV=production, Redis windows, PostgreSQL ${name}\n`,
     );
     const header = [

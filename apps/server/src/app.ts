@@ -7,7 +7,6 @@ import { makeCaches } from "./caches/index.js";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import type { Config } from "./config.js";
-import { catalogReader } from "./data/catalog-reader.js";
 import { readDataVersion } from "./data/data-version.js";
 import { keyUseRecorder } from "./data/key-use.js";
 import { findKeyByHash, findKeysByHash } from "./data/keys.js";
@@ -147,7 +146,6 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     key: (hash) => findKeyByHash(reads, hash),
     keys: (hashes) => findKeysByHash(reads, hashes),
     version,
-    catalog: catalogReader(routing.sql),
     onError: (error) => deps.logger.warn({ err: error }, "api key read-ahead failed"),
   });
 

@@ -173,8 +173,6 @@ const EnvSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: int(0, 1_000_000).default(60),
   /** Proxies whose X-Forwarded-For names the client (addresses, CIDR ranges); unset: the socket's peer is. */
   TRUST_PROXY: proxies.optional(),
-  /** How long identical catalog reads are answered from memory; a catalog change shows within it. */
-  CATALOG_CACHE_TTL_MS: int(0, 60_000).default(1_000),
   /** How long whole answers to identical reads are kept (caches/response-cache.ts); 0: off. */
   RESPONSE_CACHE_TTL_MS: int(0, 60_000).default(1_000),
   /**
@@ -225,7 +223,6 @@ export type Config = {
   trustProxy: string[];
   usageFlushMs: number;
   databaseWaitMs: number;
-  catalogCacheTtlMs: number;
   responseCacheTtlMs: number;
   analytics: {
     demandIndexWeights: { intent: number; reach: number; watch: number };
@@ -297,7 +294,6 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY ?? [],
     usageFlushMs: e.USAGE_FLUSH_MS,
     databaseWaitMs: e.DATABASE_WAIT_MS,
-    catalogCacheTtlMs: e.CATALOG_CACHE_TTL_MS,
     responseCacheTtlMs: e.RESPONSE_CACHE_TTL_MS,
     analytics: {
       demandIndexWeights: e.DEMAND_INDEX_WEIGHTS,

@@ -9,8 +9,7 @@ const db = useTestDatabase();
 const clock = manualClock(Date.UTC(2026, 10, 20, 12));
 let t: TestApp;
 beforeAll(async () => {
-  // The catalog cache off: what is kept here is kept by the response cache alone.
-  t = await startTestApp(db().pool, { clock, env: { CATALOG_CACHE_TTL_MS: "0" } });
+  t = await startTestApp(db().pool, { clock });
 });
 afterAll(() => t?.close());
 
@@ -84,6 +83,26 @@ describe("response cache (RESPONSE_CACHE_TTL_MS, 1 s by default)", () => {
     for (let i = 0; i < 2; i++) expect((await get("/api/v1/games/titles?limit=0", key)).statusCode).toBe(422);
   });
 
+  it("shares an answer between plans that serve it the same page size, and only them", async () => {
+    const free = await createTenant(db().pool, { plan: "free" });
+    const pro = await createTenant(db().pool, { plan: "pro" });
+    const shared = ["/api/v1/games/titles?page=2&limit=2", "/api/v1/games/titles"];
+    const built = [];
+    for (const url of shared) built.push((await get(url, free.key)).body);
+    const renamed = "UPDATE games SET display_game_name = display_game_name || ' (new)'";
+    await db().pool.query(renamed);
+    try {
+      // Within the TTL, the other plan is given the answer the first one built.
+      for (const [i, url] of shared.entries()) expect((await get(url, pro.key)).body).toBe(built[i]);
+      const own = (await get("/api/v1/games/titles?limit=40", pro.key)).json();
+      expect(own.data[0].display_game_name).toMatch(/ \(new\)$/);
+      expect((await get("/api/v1/games/titles?limit=40", free.key)).json().meta.pagination.per_page).toBe(25);
+    } finally {
+      await db().pool.query("UPDATE games SET display_game_name = left(display_game_name, -6)");
+      clock.advance(1_001);
+    }
+  });
+
   it("keeps one answer per page-size cap: the same URL gives each plan its own per_page", async () => {
     const free = await createTenant(db().pool, { plan: "free" });
     const enterprise = await createTenant(db().pool, { plan: "enterprise" });
@@ -95,7 +114,7 @@ describe("response cache (RESPONSE_CACHE_TTL_MS, 1 s by default)", () => {
   it("keeps nothing when turned off", async () => {
     const off = await startTestApp(db().pool, {
       clock,
-      env: { RESPONSE_CACHE_TTL_MS: "0", CATALOG_CACHE_TTL_MS: "0" },
+      env: { RESPONSE_CACHE_TTL_MS: "0" },
     });
     try {
       const { key } = await createTenant(db().pool, { plan: "enterprise" });

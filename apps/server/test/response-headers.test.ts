@@ -16,7 +16,7 @@ const clock = manualClock(Date.UTC(2026, 10, 20, 12));
 let t: TestApp;
 beforeAll(async () => {
   await seedAnalytics(db());
-  t = await startTestApp(db().pool, { clock, env: { CATALOG_CACHE_TTL_MS: "0", CORS_ORIGINS: "*" } });
+  t = await startTestApp(db().pool, { clock, env: { CORS_ORIGINS: "*" } });
 });
 afterAll(() => t?.close());
 

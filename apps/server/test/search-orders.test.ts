@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countSearchRanked, readSearchSlice } from "../src/data/analytics-reads.js";
+import { readSearchPage } from "../src/data/analytics-reads.js";
 import { ORDER_PAGE_SIZE, searchOrderPages } from "../src/data/search-orders.js";
 import type { SearchSnapshotFields } from "../src/domain/analytics/search-rows.js";
 import { replaceSnapshot } from "../src/rollup/snapshot-writer.js";
@@ -78,11 +78,13 @@ describe("search order pages", () => {
 });
 
 describe.each([true, false])("search slices through order pages (copy: %s)", (copy) => {
+  const date = copy ? "2026-11-20" : "2026-11-21";
+  const asked = { period: "30d" as const, date, today: "2026-11-30" };
   const write = () =>
     withClient(db(), (client) =>
       replaceSnapshot(
         client,
-        { period: "30d", date: copy ? "2026-11-20" : "2026-11-21", durationMs: 1 },
+        { period: "30d", date, durationMs: 1 },
         { liquidity: [], searches: rows, conditions: [] },
         { copy: copy && !db().embedded },
       ),
@@ -104,23 +106,35 @@ describe.each([true, false])("search slices through order pages (copy: %s)", (co
         [820, 10],
       ];
       for (const [from, count] of slices) {
-        const slice = await readSearchSlice(db().pool, id, 0, sort, { fromRank: from, count });
+        const page = await readSearchPage(db().pool, asked, 0, sort, { fromRank: from, count });
+        expect(page?.snapshot.id).toBe(id);
         expect(
-          slice.map((r) => r.query),
+          page?.rows.map((r) => r.query),
           `${sort} ${from}+${count}`,
         ).toEqual(expectedSlice(0, rank, from, count));
       }
     }
-    const small = await readSearchSlice(db().pool, id, 3, "unmet", { fromRank: 1, count: 100 });
-    expect(small.map((r) => r.query)).toEqual(expectedSlice(3, "rankUnmet", 1, 100));
+    const small = await readSearchPage(db().pool, asked, 3, "unmet", { fromRank: 1, count: 100 });
+    expect(small?.rows.map((r) => r.query)).toEqual(expectedSlice(3, "rankUnmet", 1, 100));
   });
 
-  it("count each ranking", async () => {
-    const id = await write();
-    expect(await countSearchRanked(db().pool, id, 0, "volume")).toBe(2_500);
-    expect(await countSearchRanked(db().pool, id, 0, "momentum")).toBe(2_500);
-    expect(await countSearchRanked(db().pool, id, 0, "unmet")).toBe(834);
-    expect(await countSearchRanked(db().pool, id, 3, "unmet")).toBe(14);
-    expect(await countSearchRanked(db().pool, id, 5, "momentum")).toBe(0);
+  it("count each ranking beside its page, past the end too", async () => {
+    await write();
+    const total = async (scope: number, list: "volume" | "momentum" | "unmet", fromRank = 1) =>
+      (await readSearchPage(db().pool, asked, scope, list, { fromRank, count: 10 }))?.total;
+    expect(await total(0, "volume")).toBe(2_500);
+    expect(await total(0, "momentum")).toBe(2_500);
+    expect(await total(0, "unmet")).toBe(834);
+    expect(await total(3, "unmet")).toBe(14);
+    expect(await total(3, "unmet", 500)).toBe(14);
+    expect(await total(5, "momentum")).toBe(0);
+    const past = await readSearchPage(db().pool, asked, 3, "momentum", { fromRank: 41, count: 10 });
+    expect(past?.rows).toEqual([]);
+  });
+
+  it("find no page of a date without a snapshot", async () => {
+    await write();
+    const other = { ...asked, date: "2026-11-22" };
+    expect(await readSearchPage(db().pool, other, 0, "volume", { fromRank: 1, count: 10 })).toBeNull();
   });
 });

@@ -103,12 +103,3 @@ export class BoundedMap<K, V> {
     }
   }
 }
-
-/** About the bytes a plain-data value holds: its JSON's length (0 if it has none). */
-export const jsonWeight = (value: unknown): number => {
-  try {
-    return JSON.stringify(value)?.length ?? 0;
-  } catch {
-    return 0;
-  }
-};

@@ -7,13 +7,12 @@ import { cachedKeyLookup, type KeyLookup, type KeyLookupMany } from "./key-cache
 import { type PresentedKeyReader, presentedKeyReader } from "./presented-keys.js";
 import { type ProfileMemo, profileMemo } from "./profile-memo.js";
 import { type ReadCache, readCache } from "./read-cache.js";
-import { memoizedReads, type Reads } from "./read-memo.js";
 import { type ResponseCache, responseCache } from "./response-cache.js";
 import { type StoredAnswers, storedAnswers } from "./stored-answers.js";
 import { unknownKeys } from "./unknown-keys.js";
 
 /** Where the caches read what they do not hold. */
-export type CacheSources<Catalog extends Reads> = {
+export type CacheSources = {
   /** One key's record by its hash; null: no such key. */
   key(hash: string): Promise<KeyRecord | null>;
   /** Many keys' records in one read (the read-ahead of keys in use). */
@@ -23,14 +22,12 @@ export type CacheSources<Catalog extends Reads> = {
    * second (`trackVersion`): app.ts builds it, as the standbys' routing checks it too.
    */
   version: DataVersion;
-  /** The catalog's reads, uncached. */
-  catalog: Catalog;
   /** A read the caches make on their own, outside any request (the keys' read-ahead), failed. */
   onError(error: unknown): void;
 };
 
 /** Every per-process cache (docs/architecture.md, Caches), built once per app by `makeCaches`. */
-export type Caches<Catalog extends Reads> = {
+export type Caches = {
   /**
    * Key records by hash: AUTH_CACHE_TTL_MS, keys in use read again ahead of expiry; hashes of no key
    * in a negative cache of their own (caches/unknown-keys.ts): UNKNOWN_KEY_TTL_MS.
@@ -42,17 +39,11 @@ export type Caches<Catalog extends Reads> = {
   presentedKeys: PresentedKeyReader;
   /** Whole answers of GET routes (but /me), serialized. */
   responses: ResponseCache;
-  /** Which snapshot a period and date read: kept a second (reads/snapshot.ts). */
-  snapshots: ReadCache;
   /**
-   * Pages of a snapshot's ranked lists. A snapshot never changes, but its rows are joined with the
-   * catalog (names, prices) when read: `pageKey` keys them by the data fingerprint too.
+   * Which snapshot a batch reads: kept a second (reads/snapshot.ts). A GET resolves its snapshot in
+   * its one statement and keeps nothing under its answer (docs/internals/caches.md).
    */
-  pages: ReadCache;
-  /** What a kept page depends on besides the snapshot: the data fingerprint, or a second of time. */
-  pageKey(): Promise<{ key: string; ttlMs: number | null }>;
-  /** Catalog reads: CATALOG_CACHE_TTL_MS. */
-  catalog: Catalog;
+  snapshots: ReadCache;
   /** Games' all-consoles profiles per snapshot, for the batches: while the data fingerprint holds. */
   profiles: ProfileMemo;
   /** Batch answers this server stored under an Idempotency-Key, for their replays. */
@@ -70,21 +61,19 @@ const UNKNOWN_KEY_TTL_MS = 60_000;
 const UNKNOWN_KEYS = { maxEntries: 100_000, maxBytes: 8 * 1_048_576 };
 /** Clients blocked at once; one evicted early is refused again at its next failure (blocked-clients.ts). */
 const BLOCKED_CLIENTS = 100_000;
-/** JSON bytes of pages kept (the two list routers had 8 MB each before they shared one cache). */
-const PAGE_BYTES = 16 * 1_048_576;
 /** How long an answer is kept while the data it was built from is unchanged. */
 const ANSWER_MAX_AGE_MS = 600_000;
 
 /**
  * Builds every cache once (app.ts, once per app); routes, plugins and reads are handed theirs and
  * build none of their own. Answers are kept while the data fingerprint holds only when the response
- * cache is on (RESPONSE_CACHE_TTL_MS > 0); off, pages are kept a second and profiles read every time.
+ * cache is on (RESPONSE_CACHE_TTL_MS > 0); off, profiles are read every time.
  */
-export const makeCaches = <Catalog extends Reads>(
-  config: Pick<Config, "authCacheTtlMs" | "catalogCacheTtlMs" | "responseCacheTtlMs">,
+export const makeCaches = (
+  config: Pick<Config, "authCacheTtlMs" | "responseCacheTtlMs">,
   clock: Clock,
-  sources: CacheSources<Catalog>,
-): Caches<Catalog> => {
+  sources: CacheSources,
+): Caches => {
   // Data changes (imports, rollups, edits by hand) show in kept answers within a second.
   const { version } = sources;
   const whileUnchanged = config.responseCacheTtlMs > 0 ? version : null;
@@ -100,17 +89,11 @@ export const makeCaches = <Catalog extends Reads>(
       revalidation: {
         version,
         maxAgeMs: ANSWER_MAX_AGE_MS,
-        // The catalog and snapshot caches under the answers may give the data of before a change this long.
-        settleMs: Math.max(config.catalogCacheTtlMs, 1_000),
+        // The fingerprint is read once a second: a read that began before it moved may give the older data.
+        settleMs: 1_000,
       },
     }),
     snapshots: readCache(clock, 1_000),
-    pages: readCache(clock, 10_000, PAGE_BYTES),
-    // Captured before the page is read: rows read after a catalog change never live under the old value.
-    pageKey: whileUnchanged
-      ? async () => ({ key: (await whileUnchanged.current()).value, ttlMs: null })
-      : async () => ({ key: "", ttlMs: 1_000 }),
-    catalog: memoizedReads(sources.catalog, readCache(clock), config.catalogCacheTtlMs),
     profiles: profileMemo(whileUnchanged),
     storedAnswers: storedAnswers(),
   };

@@ -1,26 +1,20 @@
 import type { Clock } from "../clock.js";
-import { BoundedMap, jsonWeight } from "./bounded-map.js";
+import { BoundedMap } from "./bounded-map.js";
 
 /**
  * Reads kept per key, each for the TTL its caller gives (null: until evicted). Promises are stored,
  * so a burst of identical requests makes one query; a failed load is forgotten. Used for which
- * snapshot a period and date read (a second), for pages of a snapshot (a snapshot never changes once
- * written: kept while the catalog they are joined with holds) and for catalog reads (read-memo.ts).
+ * snapshot a batch's period and date read (a second): small values, bounded by count only, so that
+ * nothing is serialized to weigh them.
  */
 export type ReadCache = {
   get<T>(key: string, ttlMs: number | null, load: () => Promise<T>): Promise<T>;
 };
 
-/**
- * JSON bytes kept per cache at most (pages of 100 rows are ~40 KB; their objects take a few times
- * their JSON in the heap): hundreds of pages, not the thousands a count cap alone allowed.
- */
-const MAX_BYTES = 8 * 1_048_576;
-
-export const readCache = (clock: Clock, maxEntries = 5_000, maxBytes = MAX_BYTES): ReadCache => {
+export const readCache = (clock: Clock, maxEntries = 5_000): ReadCache => {
   const entries = new BoundedMap<string, { value: Promise<unknown>; expiresAt: number }>(
     maxEntries,
-    maxBytes,
+    Number.POSITIVE_INFINITY,
   );
   return {
     get<T>(key: string, ttlMs: number | null, load: () => Promise<T>): Promise<T> {
@@ -31,10 +25,10 @@ export const readCache = (clock: Clock, maxEntries = 5_000, maxBytes = MAX_BYTES
       const value = load();
       const entry = { value, expiresAt: ttlMs === null ? Number.POSITIVE_INFINITY : now + ttlMs };
       entries.set(key, entry);
-      value.then(
-        (result) => entries.weigh(key, entry, jsonWeight(result)),
-        () => entries.delete(key),
-      );
+      value.catch(() => {
+        // A failed load is not kept: the next request reads again. Only this load's entry goes.
+        if (entries.peek(key) === entry) entries.delete(key);
+      });
       return value;
     },
   };

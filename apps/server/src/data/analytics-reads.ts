@@ -7,7 +7,16 @@ import type {
   StoredSearchRow,
 } from "../domain/analytics/to-contract.js";
 import { ORDER_PAGE_SIZE } from "./search-orders.js";
-import type { Sql } from "./sql.js";
+import {
+  SNAPSHOT_COLUMNS,
+  SNAPSHOT_CTE,
+  type SnapshotAsked,
+  type SnapshotColumns,
+  type SnapshotRef,
+  snapshotOf,
+  snapshotParams,
+} from "./snapshots.js";
+import { prepared, type Sql } from "./sql.js";
 
 /**
  * Reads of the rollup snapshots. Ranks are dense (1..N within a snapshot, scope and sort), so a page
@@ -31,11 +40,11 @@ const LIQUIDITY_COLUMNS = selectFields(
 );
 
 /** Identity and prices of a game, joined to its console; prices as two-decimal text. */
-const GAME_COLUMNS = `g.id AS game_id, g.display_game_name AS game_name, g.marketplace_game_name AS game_slug,
+export const GAME_COLUMNS = `g.id AS game_id, g.display_game_name AS game_name, g.marketplace_game_name AS game_slug,
   g.console_id AS game_console_id, c.name AS game_console_name,
   g.price_loose::text AS price_loose, g.price_complete::text AS price_complete, g.price_new::text AS price_new`;
 
-type GameColumns = {
+export type GameColumns = {
   game_id: number;
   game_name: string;
   game_slug: string;
@@ -46,7 +55,7 @@ type GameColumns = {
   price_new: string | null;
 };
 
-const toGameInfo = (row: GameColumns): GameInfo => ({
+export const toGameInfo = (row: GameColumns): GameInfo => ({
   identity: {
     id: row.game_id,
     name: row.game_name,
@@ -59,185 +68,267 @@ const toGameInfo = (row: GameColumns): GameInfo => ({
 
 export type LeaderboardEntry = { row: StoredLiquidityRow; game: GameInfo };
 
-/** How many rows a ranking of one snapshot and scope holds (its ranks are 1..n). */
-const countRanked = async (sql: Sql, table: string, rank: string, snapshotId: number, scope: number) => {
-  const { rows } = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM ${table} WHERE snapshot_id = $1 AND scope_console_id = $2 AND ${rank} IS NOT NULL`,
-    [snapshotId, scope],
-  );
-  return rows[0]?.n ?? 0;
-};
+/**
+ * One page of a ranked list read in one statement: the snapshot resolved inside it, the rows of the
+ * page and the list's total. Null: no such snapshot (the caller's rare path tells why).
+ */
+export type RankedPage<Row> = { snapshot: SnapshotRef; rows: Row[]; total: number };
 
-export const countLiquidityRanked = (
-  sql: Sql,
-  snapshotId: number,
-  scope: number,
-  sort: keyof typeof LIQUIDITY_RANK,
-): Promise<number> => countRanked(sql, "liquidity_snapshot_rows", LIQUIDITY_RANK[sort], snapshotId, scope);
+type PageColumns = SnapshotColumns & { total: number | null };
 
-export const readLiquiditySlice = async (
-  sql: Sql,
-  snapshotId: number,
-  scope: number,
-  sort: keyof typeof LIQUIDITY_RANK,
-  slice: RankSlice,
-): Promise<LeaderboardEntry[]> => {
-  const rank = `r.${LIQUIDITY_RANK[sort]}`;
-  const { rows } = await sql.query<StoredLiquidityRow & GameColumns>(
-    `SELECT ${LIQUIDITY_COLUMNS}, ${GAME_COLUMNS}
-     FROM liquidity_snapshot_rows r JOIN games g ON g.id = r.game_id JOIN consoles c ON c.id = g.console_id
-     WHERE r.snapshot_id = $1 AND r.scope_console_id = $2 AND ${rank} >= $3 AND ${rank} < $3 + $4
-     ORDER BY ${rank}`,
-    [snapshotId, scope, slice.fromRank, slice.count],
-  );
-  return rows.map((row) => ({ row, game: toGameInfo(row) }));
+/**
+ * `counted(id, date, total)`: the snapshot `s` with its list's size. A CTE of its own, materialized,
+ * so the size is read once: as a column beside the page's rows it was read again for every row.
+ */
+const totalOf = (total: string) => `counted AS MATERIALIZED (SELECT s.id, s.date, ${total} AS total FROM s)`;
+
+/**
+ * The page of one statement's rows: every row carries the snapshot and the total, and a page past
+ * the end is the one row of the snapshot with null row columns (`present` tells them apart).
+ */
+const rankedPage = <Raw extends PageColumns, Row>(
+  asked: SnapshotAsked,
+  rows: Raw[],
+  present: (row: Raw) => boolean,
+  toRow: (row: Raw) => Row,
+): RankedPage<Row> | null => {
+  const first = rows[0];
+  if (!first) return null;
+  return {
+    snapshot: snapshotOf(asked, first),
+    rows: rows.filter(present).map(toRow),
+    total: first.total ?? 0,
+  };
 };
 
 /**
- * The all-consoles rows of the given games (profile and batch). Only enabled games are returned:
- * an id missing from the result is unknown or disabled. `row` is null for an enabled game the
- * snapshot does not hold (added to the catalog after the rollup).
+ * A leaderboard page: ranks `slice` of one sort, with their games, and the ranking's size, in one
+ * prepared statement. Ranks are dense (1..n), so the size is the highest rank: a backward probe of
+ * the rank's index rather than a count of the scope's rows.
+ */
+export const readLeaderboardPage = async (
+  sql: Sql,
+  asked: SnapshotAsked,
+  scope: number,
+  sort: keyof typeof LIQUIDITY_RANK,
+  slice: RankSlice,
+): Promise<RankedPage<LeaderboardEntry> | null> => {
+  const rank = LIQUIDITY_RANK[sort];
+  const { rows } = await sql.query<PageColumns & StoredLiquidityRow & GameColumns>(
+    prepared(
+      `WITH ${SNAPSHOT_CTE}, ${totalOf(`(SELECT max(t.${rank}) FROM liquidity_snapshot_rows t
+          WHERE t.snapshot_id = s.id AND t.scope_console_id = $4)`)}
+       SELECT ${SNAPSHOT_COLUMNS}, s.total, p.*
+       FROM counted s LEFT JOIN LATERAL (
+         SELECT ${LIQUIDITY_COLUMNS}, ${GAME_COLUMNS}, r.${rank} AS place
+         FROM liquidity_snapshot_rows r JOIN games g ON g.id = r.game_id JOIN consoles c ON c.id = g.console_id
+         WHERE r.snapshot_id = s.id AND r.scope_console_id = $4 AND r.${rank} >= $5::int AND r.${rank} < $5::int + $6::int
+       ) p ON true
+       ORDER BY p.place`,
+      [...snapshotParams(asked), scope, slice.fromRank, slice.count],
+    ),
+  );
+  return rankedPage(
+    asked,
+    rows,
+    (row) => row.game_id !== null,
+    (row) => ({ row, game: toGameInfo(row) }),
+  );
+};
+
+/** The profile read of games (one, or a batch's): their all-consoles rows, with the normalizer. */
+const PROFILE_COLUMNS = `${LIQUIDITY_COLUMNS}, ${GAME_COLUMNS},
+  CASE WHEN r.game_id IS NULL THEN (SELECT max(price_complete)::float8 FROM games WHERE enabled) END AS max_complete`;
+
+type ProfileColumns = (StoredLiquidityRow | { gameId: null }) & GameColumns & { max_complete: number | null };
+
+/** A game's all-consoles profile source: its row, or null and the normalizer of a game the snapshot lacks. */
+export type ProfileSource = { row: StoredLiquidityRow | null; game: GameInfo; maxComplete: number };
+
+const profileSourceOf = (row: ProfileColumns): ProfileSource => ({
+  row: row.gameId === null ? null : (row as StoredLiquidityRow),
+  game: toGameInfo(row),
+  maxComplete: row.max_complete ?? 0,
+});
+
+/**
+ * The all-consoles rows of the given games (batch). Only enabled games are returned: an id missing
+ * from the result is unknown or disabled. `row` is null for an enabled game the snapshot does not
+ * hold (added to the catalog after the rollup); `maxComplete` is then the highest complete price
+ * among enabled games, its normalizer, read by the same statement.
  */
 export const readProfiles = async (
   sql: Sql,
   snapshotId: number,
   gameIds: readonly number[],
-): Promise<Map<number, { row: StoredLiquidityRow | null; game: GameInfo }>> => {
-  const { rows } = await sql.query<(StoredLiquidityRow & GameColumns) | (GameColumns & { gameId: null })>(
-    `SELECT ${LIQUIDITY_COLUMNS}, ${GAME_COLUMNS}
-     FROM games g JOIN consoles c ON c.id = g.console_id
-     LEFT JOIN liquidity_snapshot_rows r ON r.snapshot_id = $1 AND r.scope_console_id = 0 AND r.game_id = g.id
-     WHERE g.id = ANY($2::int[]) AND g.enabled`,
-    [snapshotId, [...new Set(gameIds)]],
+): Promise<Map<number, ProfileSource>> => {
+  const { rows } = await sql.query<ProfileColumns>(
+    prepared(
+      `SELECT ${PROFILE_COLUMNS}
+       FROM games g JOIN consoles c ON c.id = g.console_id
+       LEFT JOIN liquidity_snapshot_rows r ON r.snapshot_id = $1 AND r.scope_console_id = 0 AND r.game_id = g.id
+       WHERE g.id = ANY($2::int[]) AND g.enabled`,
+      [snapshotId, [...new Set(gameIds)]],
+    ),
   );
-  return new Map(
-    rows.map((row) => [
-      row.game_id,
-      { row: row.gameId === null ? null : (row as StoredLiquidityRow), game: toGameInfo(row) },
-    ]),
-  );
+  return new Map(rows.map((row) => [row.game_id, profileSourceOf(row)]));
 };
 
-/** The highest complete price among enabled games: the normalizer for a game missing from a snapshot. */
-export const maxCompletePrice = async (sql: Sql): Promise<number> => {
-  const { rows } = await sql.query<{ max: number | null }>(
-    "SELECT max(price_complete)::float8 AS max FROM games WHERE enabled",
+/**
+ * One game's profile in the snapshot asked, in one statement: null when there is no such snapshot,
+ * `{snapshot, profile: null}` for an unknown or disabled game.
+ */
+export const readProfile = async (
+  sql: Sql,
+  asked: SnapshotAsked,
+  gameId: number,
+): Promise<{ snapshot: SnapshotRef; profile: ProfileSource | null } | null> => {
+  const { rows } = await sql.query<SnapshotColumns & ProfileColumns>(
+    prepared(
+      `WITH ${SNAPSHOT_CTE}
+       SELECT ${SNAPSHOT_COLUMNS}, p.* FROM s LEFT JOIN LATERAL (
+         SELECT ${PROFILE_COLUMNS}
+         FROM games g JOIN consoles c ON c.id = g.console_id
+         LEFT JOIN liquidity_snapshot_rows r ON r.snapshot_id = s.id AND r.scope_console_id = 0 AND r.game_id = g.id
+         WHERE g.id = $4 AND g.enabled
+       ) p ON true`,
+      [...snapshotParams(asked), gameId],
+    ),
   );
-  return rows[0]?.max ?? 0;
+  const row = rows[0];
+  if (!row) return null;
+  return { snapshot: snapshotOf(asked, row), profile: row.game_id === null ? null : profileSourceOf(row) };
 };
 
 /** A search row as StoredSearchRow's fields; the sums kept for the next date's slide left out. */
 const SEARCH_COLUMNS = selectFields(
   SEARCH_SNAPSHOT_ROWS,
   columnsExcept(SEARCH_SNAPSHOT_ROWS, ["snapshot_id", "mobile_count", "result_count_sum"]),
+  "r",
 );
 
-/** How many rows a search ranking holds: the volume one is every row, the others their order pages. */
-export const countSearchRanked = async (
-  sql: Sql,
-  snapshotId: number,
-  scope: number,
-  sort: keyof typeof SEARCH_RANK,
-): Promise<number> => {
-  if (sort === "volume")
-    return countRanked(sql, "search_snapshot_rows", SEARCH_RANK.volume, snapshotId, scope);
-  const { rows } = await sql.query<{ n: number }>(
-    `SELECT COALESCE(sum(cardinality(volume_ranks)), 0)::int AS n FROM search_snapshot_orders
-     WHERE snapshot_id = $1 AND scope_console_id = $2 AND sort = $3`,
-    [snapshotId, scope, sort],
-  );
-  return rows[0]?.n ?? 0;
+/** A search list: `/searches` in a sort, `/unmet`, or `/trending` (momentum, rows without one left out). */
+export type SearchListName = keyof typeof SEARCH_RANK | "trending";
+
+/**
+ * How many rows a search list holds: the volume one is every row (dense ranks: the highest);
+ * momentum and unmet, their order pages; `/trending`, the rows with a momentum value (that order
+ * ranks the others last).
+ */
+const searchTotal = (list: SearchListName) => {
+  if (list === "volume")
+    return `(SELECT max(t.rank_volume) FROM search_snapshot_rows t
+      WHERE t.snapshot_id = s.id AND t.scope_console_id = $4)`;
+  if (list === "trending")
+    return `(SELECT count(*)::int FROM search_snapshot_rows t
+      WHERE t.snapshot_id = s.id AND t.scope_console_id = $4 AND t.momentum_value IS NOT NULL)`;
+  return `(SELECT sum(cardinality(o.volume_ranks))::int FROM search_snapshot_orders o
+    WHERE o.snapshot_id = s.id AND o.scope_console_id = $4 AND o.sort = '${list}')`;
 };
 
 /**
- * How many rows of a scope have a momentum value: `/trending` is the momentum order without the
- * rows that have none, which that order ranks last (domain/analytics/search-rows.ts).
+ * The statement of a search page. Volume ranks are the rows' key, so a volume page is a rank range.
+ * A momentum or unmet page is first turned into volume ranks through the order pages that cover it
+ * (data/search-orders.ts), gathered into one array the rows are then probed with by primary key:
+ * planned as a join, a fresh snapshot's missing statistics once led the planner to a nested loop
+ * over every row of the scope (8 s at 10M events); the array keeps the probe an index lookup.
  */
-export const countWithMomentum = async (sql: Sql, snapshotId: number, scope: number): Promise<number> => {
-  const { rows } = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM search_snapshot_rows
-     WHERE snapshot_id = $1 AND scope_console_id = $2 AND momentum_value IS NOT NULL`,
-    [snapshotId, scope],
-  );
-  return rows[0]?.n ?? 0;
-};
-
-/**
- * A slice of a search ranking. Volume ranks are the rows' key; a momentum or unmet slice is first
- * turned into volume ranks through the order pages that cover it (data/search-orders.ts).
- */
-export const readSearchSlice = async (
-  sql: Sql,
-  snapshotId: number,
-  scope: number,
-  sort: keyof typeof SEARCH_RANK,
-  slice: RankSlice,
-): Promise<StoredSearchRow[]> => {
+const searchPageText = (list: SearchListName): string => {
+  const sort = list === "trending" ? "momentum" : list;
   const rank = SEARCH_RANK[sort];
-  if (sort === "volume") {
-    const { rows } = await sql.query<StoredSearchRow>(
-      `SELECT ${SEARCH_COLUMNS} FROM search_snapshot_rows
-       WHERE snapshot_id = $1 AND scope_console_id = $2 AND rank_volume >= $3 AND rank_volume < $3 + $4
-       ORDER BY rank_volume`,
-      [snapshotId, scope, slice.fromRank, slice.count],
-    );
-    return rows;
-  }
-  // Two statements rather than one join: planned together, a fresh snapshot's missing statistics
-  // led the planner to a nested loop over every row of the scope (8 s at 10M events).
-  const volumeRanks = await volumeRanksOf(sql, snapshotId, scope, sort, slice);
-  if (volumeRanks.length === 0) return [];
-  const { rows } = await sql.query<StoredSearchRow>(
-    `SELECT ${SEARCH_COLUMNS} FROM search_snapshot_rows
-     WHERE snapshot_id = $1 AND scope_console_id = $2 AND rank_volume = ANY($3::int[])
-     ORDER BY ${rank}`,
-    [snapshotId, scope, volumeRanks],
-  );
-  return rows;
+  const head = `WITH ${SNAPSHOT_CTE}, ${totalOf(searchTotal(list))}`;
+  const tail = (where: string) => `SELECT ${SNAPSHOT_COLUMNS}, s.total, p.*
+    FROM counted s LEFT JOIN LATERAL (
+      SELECT ${SEARCH_COLUMNS}, r.${rank} AS place FROM search_snapshot_rows r
+      WHERE r.snapshot_id = s.id AND r.scope_console_id = $4 AND ${where}
+    ) p ON true
+    ORDER BY p.place`;
+  if (sort === "volume")
+    return `${head} ${tail("r.rank_volume >= $5::int AND r.rank_volume < $5::int + $6::int")}`;
+  const withMomentum = list === "trending" ? " AND r.momentum_value IS NOT NULL" : "";
+  // Positions in the order are 0-based: ranks $5 .. $5 + $6 - 1 are positions $5 - 1 .. $5 + $6 - 2.
+  return `${head}, v AS MATERIALIZED (
+      SELECT array_agg(u.volume_rank) AS ranks
+      FROM s JOIN search_snapshot_orders o ON o.snapshot_id = s.id AND o.scope_console_id = $4
+        AND o.sort = '${sort}'
+        AND o.page BETWEEN ($5::int - 1) / ${ORDER_PAGE_SIZE} AND ($5::int + $6::int - 2) / ${ORDER_PAGE_SIZE}
+      CROSS JOIN LATERAL unnest(o.volume_ranks) WITH ORDINALITY u(volume_rank, ordinal)
+      WHERE o.page * ${ORDER_PAGE_SIZE} + u.ordinal >= $5::int
+        AND o.page * ${ORDER_PAGE_SIZE} + u.ordinal < $5::int + $6::int)
+    ${tail(`r.rank_volume = ANY((SELECT ranks FROM v)::int[])${withMomentum}`)}`;
 };
 
-/** The volume ranks of the rows ranked `slice` in a momentum or unmet order, in that order. */
-const volumeRanksOf = async (
+/** A page of a search list (ranks `slice` of its order) and the list's size, in one prepared statement. */
+export const readSearchPage = async (
   sql: Sql,
-  snapshotId: number,
+  asked: SnapshotAsked,
   scope: number,
-  sort: "momentum" | "unmet",
+  list: SearchListName,
   slice: RankSlice,
-): Promise<number[]> => {
-  const first = slice.fromRank - 1;
-  const end = first + slice.count;
-  const { rows } = await sql.query<{ page: number; volume_ranks: number[] }>(
-    `SELECT page, volume_ranks FROM search_snapshot_orders
-     WHERE snapshot_id = $1 AND scope_console_id = $2 AND sort = $3 AND page BETWEEN $4 AND $5
-     ORDER BY page`,
-    [snapshotId, scope, sort, Math.floor(first / ORDER_PAGE_SIZE), Math.floor((end - 1) / ORDER_PAGE_SIZE)],
+): Promise<RankedPage<StoredSearchRow> | null> => {
+  const { rows } = await sql.query<PageColumns & StoredSearchRow>(
+    prepared(searchPageText(list), [...snapshotParams(asked), scope, slice.fromRank, slice.count]),
   );
-  return rows.flatMap(({ page, volume_ranks }) => {
-    const offset = page * ORDER_PAGE_SIZE;
-    return volume_ranks.slice(Math.max(0, first - offset), Math.max(0, end - offset));
-  });
+  return rankedPage(
+    asked,
+    rows,
+    (row) => row.query !== null,
+    (row) => row,
+  );
 };
 
-/** The stored condition rows of one game (0 = market-wide); empty when it had no activity. */
-export const readConditionRows = async (
+const CONDITION_COLUMNS = `cr.game_id AS "gameId", cr.condition, cr.rank, cr.search_count AS "searchCount",
+  cr.condition_share AS "conditionShare", cr.distinct_users AS "distinctUsers", cr.mobile_share AS "mobileShare",
+  cr.redirects, cr.watch_count AS "watchCount"`;
+
+type ConditionColumns = StoredConditionRow | { condition: null };
+
+/**
+ * One game's stored condition rows in the snapshot asked, with the game (enabled; null: unknown or
+ * disabled), in one statement; `rows` is empty when it had no activity. Null: no such snapshot.
+ */
+export const readGameConditions = async (
   sql: Sql,
-  snapshotId: number,
+  asked: SnapshotAsked,
   gameId: number,
-): Promise<StoredConditionRow[]> => {
-  const { rows } = await sql.query<StoredConditionRow>(
-    `SELECT game_id AS "gameId", condition, rank, search_count AS "searchCount", condition_share AS "conditionShare",
-       distinct_users AS "distinctUsers", mobile_share AS "mobileShare", redirects, watch_count AS "watchCount"
-     FROM condition_snapshot_rows WHERE snapshot_id = $1 AND game_id = $2 ORDER BY rank`,
-    [snapshotId, gameId],
+): Promise<{ snapshot: SnapshotRef; game: GameInfo | null; rows: StoredConditionRow[] } | null> => {
+  const { rows } = await sql.query<SnapshotColumns & (GameColumns | { game_id: null }) & ConditionColumns>(
+    prepared(
+      `WITH ${SNAPSHOT_CTE}
+       SELECT ${SNAPSHOT_COLUMNS}, ${GAME_COLUMNS}, ${CONDITION_COLUMNS}
+       FROM s LEFT JOIN (games g JOIN consoles c ON c.id = g.console_id) ON g.id = $4 AND g.enabled
+       LEFT JOIN condition_snapshot_rows cr ON cr.snapshot_id = s.id AND cr.game_id = g.id
+       ORDER BY cr.rank`,
+      [...snapshotParams(asked), gameId],
+    ),
   );
-  return rows;
+  const first = rows[0];
+  if (!first) return null;
+  return {
+    snapshot: snapshotOf(asked, first),
+    game: first.game_id === null ? null : toGameInfo(first as GameColumns),
+    rows: rows.filter((row) => row.condition !== null) as StoredConditionRow[],
+  };
 };
 
-/** One enabled game's identity and prices, or null for an unknown or disabled id. */
-export const readGameInfo = async (sql: Sql, gameId: number): Promise<GameInfo | null> => {
-  const { rows } = await sql.query<GameColumns>(
-    `SELECT ${GAME_COLUMNS} FROM games g JOIN consoles c ON c.id = g.console_id WHERE g.id = $1 AND g.enabled`,
-    [gameId],
+/** The market-wide condition rows (game 0) of the snapshot asked, in one statement. Null: no snapshot. */
+export const readMarketConditions = async (
+  sql: Sql,
+  asked: SnapshotAsked,
+): Promise<{ snapshot: SnapshotRef; rows: StoredConditionRow[] } | null> => {
+  const { rows } = await sql.query<SnapshotColumns & ConditionColumns>(
+    prepared(
+      `WITH ${SNAPSHOT_CTE}
+       SELECT ${SNAPSHOT_COLUMNS}, ${CONDITION_COLUMNS}
+       FROM s LEFT JOIN condition_snapshot_rows cr ON cr.snapshot_id = s.id AND cr.game_id = 0
+       ORDER BY cr.rank`,
+      snapshotParams(asked),
+    ),
   );
-  return rows[0] ? toGameInfo(rows[0]) : null;
+  const first = rows[0];
+  if (!first) return null;
+  return {
+    snapshot: snapshotOf(asked, first),
+    rows: rows.filter((row) => row.condition !== null) as StoredConditionRow[],
+  };
 };

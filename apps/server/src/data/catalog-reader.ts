@@ -12,7 +12,7 @@ import {
 } from "./catalog.js";
 import type { Sql } from "./sql.js";
 
-/** The catalog reads the routes make (kept for CATALOG_CACHE_TTL_MS by caches/index.ts). */
+/** The catalog reads the routes make, one prepared statement each (data/catalog.ts). */
 export type CatalogReader = {
   listTitles(request: PageRequest): Promise<Listed<TitleRow>>;
   listSlugs(request: PageRequest): Promise<Listed<SlugRow>>;

@@ -17,14 +17,21 @@ type ListSpec = {
   params: unknown[];
   /** The total order: sort expressions ending with the id, matched by the cursor position. */
   order: string[];
+  /** The list's size, as a scalar select (the params are the page's first ones). */
   countSql: string;
 };
 
 /**
- * One page of a keyset-ordered list plus its total. Page mode uses OFFSET; cursor mode continues
- * strictly after the position with a row comparison that the (enabled, name, id) indexes serve.
+ * One page of a keyset-ordered list plus its total, in one prepared statement: the count as a
+ * scalar subselect beside the page's own query, which keeps its index plan. Page mode uses OFFSET;
+ * cursor mode continues strictly after the position with a row comparison that the (enabled, name,
+ * id) indexes serve. A page past the end is the one row of the total with null row columns.
  */
-const listPage = async <Row>(sql: Sql, spec: ListSpec, request: PageRequest): Promise<Listed<Row>> => {
+const listPage = async <Row extends { id: number }>(
+  sql: Sql,
+  spec: ListSpec,
+  request: PageRequest,
+): Promise<Listed<Row>> => {
   const where = [...spec.where];
   const params = [...spec.params];
   if (request.mode === "cursor" && request.after) {
@@ -41,13 +48,14 @@ const listPage = async <Row>(sql: Sql, spec: ListSpec, request: PageRequest): Pr
     params.push(request.offset);
     tail += ` OFFSET $${params.length}`;
   }
-  const text = `SELECT ${spec.columns} FROM ${spec.from} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-    ORDER BY ${spec.order.join(", ")} ${tail}`;
-  const [rows, count] = await Promise.all([
-    sql.query(prepared(text, params)),
-    sql.query<{ total: number }>(prepared(spec.countSql, spec.params)),
-  ]);
-  return { rows: rows.rows as Row[], total: count.rows[0]?.total ?? 0 };
+  const text = `SELECT (${spec.countSql}) AS list_total, p.* FROM (SELECT 1) one LEFT JOIN LATERAL (
+    SELECT ${spec.columns} FROM ${spec.from} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+    ORDER BY ${spec.order.join(", ")} ${tail}) p ON true`;
+  const { rows } = await sql.query<Row & { list_total: number }>(prepared(text, params));
+  const total = rows[0]?.list_total ?? 0;
+  const page: Row[] = [];
+  for (const { list_total: _, ...row } of rows) if (row.id !== null) page.push(row as unknown as Row);
+  return { rows: page, total };
 };
 
 export type TitleRow = { id: number; display_game_name: string };
@@ -62,7 +70,7 @@ export const listTitles = (sql: Sql, request: PageRequest) =>
       where: ["enabled"],
       params: [],
       order: ["display_game_name", "id"],
-      countSql: "SELECT count(*)::int AS total FROM games WHERE enabled",
+      countSql: "SELECT count(*)::int FROM games WHERE enabled",
     },
     request,
   );
@@ -76,7 +84,7 @@ export const listSlugs = (sql: Sql, request: PageRequest) =>
       where: ["enabled"],
       params: [],
       order: ["marketplace_game_name", "id"],
-      countSql: "SELECT count(*)::int AS total FROM games WHERE enabled",
+      countSql: "SELECT count(*)::int FROM games WHERE enabled",
     },
     request,
   );
@@ -90,7 +98,7 @@ export const listConsoleGames = (sql: Sql, consoleId: number, request: PageReque
       where: ["g.enabled", "g.console_id = $1"],
       params: [consoleId],
       order: ["g.display_game_name", "g.id"],
-      countSql: "SELECT count(*)::int AS total FROM games WHERE enabled AND console_id = $1",
+      countSql: "SELECT count(*)::int FROM games WHERE enabled AND console_id = $1",
     },
     request,
   );
@@ -105,15 +113,14 @@ export const listConsoles = (sql: Sql, request: PageRequest) =>
       where: [],
       params: [],
       order: ["c.name", "c.id"],
-      countSql: "SELECT count(*)::int AS total FROM consoles",
+      countSql: "SELECT count(*)::int FROM consoles",
     },
     request,
   );
 
 export const findGameById = async (sql: Sql, id: number): Promise<GameRow | null> => {
   const result = await sql.query<GameRow>(
-    `SELECT ${GAME_COLUMNS} FROM ${GAMES_FROM} WHERE g.enabled AND g.id = $1`,
-    [id],
+    prepared(`SELECT ${GAME_COLUMNS} FROM ${GAMES_FROM} WHERE g.enabled AND g.id = $1`, [id]),
   );
   return result.rows[0] ?? null;
 };
@@ -122,16 +129,20 @@ export const findGameById = async (sql: Sql, id: number): Promise<GameRow | null
 export const findGamesBySlug = async (sql: Sql, slug: string): Promise<GameRow[]> =>
   (
     await sql.query<GameRow>(
-      `SELECT ${GAME_COLUMNS} FROM ${GAMES_FROM} WHERE g.enabled AND g.marketplace_game_name = $1 ORDER BY c.name, g.id`,
-      [slug],
+      prepared(
+        `SELECT ${GAME_COLUMNS} FROM ${GAMES_FROM} WHERE g.enabled AND g.marketplace_game_name = $1 ORDER BY c.name, g.id`,
+        [slug],
+      ),
     )
   ).rows;
 
 export const findGamesByTitleKey = async (sql: Sql, key: string): Promise<GameRow[]> =>
   (
     await sql.query<GameRow>(
-      `SELECT ${GAME_COLUMNS} FROM ${GAMES_FROM} WHERE g.enabled AND g.title_key = $1 ORDER BY c.name, g.id`,
-      [key],
+      prepared(
+        `SELECT ${GAME_COLUMNS} FROM ${GAMES_FROM} WHERE g.enabled AND g.title_key = $1 ORDER BY c.name, g.id`,
+        [key],
+      ),
     )
   ).rows;
 

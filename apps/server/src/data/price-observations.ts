@@ -1,8 +1,6 @@
 import type { Pricing } from "@gmi/contract";
 import { PRICE_OBSERVATIONS } from "../db/tables/price-observations.js";
 import type { ColumnOf } from "../db/tables/table.js";
-import type { IsoDay } from "../domain/analytics/windows.js";
-import type { DatedPrices } from "../domain/catalog/price-history.js";
 import type { PriceRun } from "../domain/catalog/price-runs.js";
 import type { Sql } from "./sql.js";
 
@@ -52,30 +50,4 @@ export const replacePriceRuns = async (db: Sql, runs: ReadonlyMap<number, readon
     `INSERT INTO price_observations (${COLUMNS}) SELECT * FROM unnest(${ARRAYS})`,
     PRICE_OBSERVATIONS.columns.map((column) => values[column.name]),
   );
-};
-
-/** The end of a UTC day, in SQL: the day after 9999-12-31 is a date to PostgreSQL, not to JavaScript. */
-const dayEnd = (day: string) => `((${day}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
-
-/**
- * What a history from `first` to `last` needs of one game's runs, oldest first, as the UTC day each
- * began: those that began by the end of `last`, from the one in force at the end of `first` on
- * (the primary key's order serves both bounds).
- */
-export const readDatedPrices = async (
-  sql: Sql,
-  gameId: number,
-  first: IsoDay,
-  last: IsoDay,
-): Promise<DatedPrices[]> => {
-  const { rows } = await sql.query<{ day: IsoDay } & Pricing>(
-    `SELECT to_char(observed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ${PRICES}
-     FROM price_observations
-     WHERE game_id = $1 AND observed_at < ${dayEnd("$3")} AND observed_at >= coalesce(
-       (SELECT max(observed_at) FROM price_observations WHERE game_id = $1 AND observed_at < ${dayEnd("$2")}),
-       '-infinity')
-     ORDER BY observed_at`,
-    [gameId, first, last],
-  );
-  return rows.map(({ day, ...prices }) => ({ day, prices }));
 };

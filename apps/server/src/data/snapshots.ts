@@ -80,6 +80,34 @@ export const findSnapshot = async (
 };
 
 /**
+ * Which snapshot a read asks for: `date` (null: the default, the latest computed date not after
+ * `today` whose day had events, as `findSnapshot`). A date after `today` finds none.
+ */
+export type SnapshotAsked = { period: Period; date: IsoDay | null; today: IsoDay };
+
+/**
+ * `s(id, date)`: the snapshot `findSnapshot` resolves, as a CTE that one-statement reads start with
+ * (their `$1..$3` are `snapshotParams`): the snapshot is resolved inside the read's own statement,
+ * not in a round trip of its own. No row: no such snapshot (the caller's rare path says why).
+ */
+export const SNAPSHOT_CTE = `s AS (SELECT id, date FROM snapshots
+  WHERE period = $1 AND date <= $3::date AND date = COALESCE($2::date,
+    (SELECT max(date) FROM snapshots WHERE period = $1 AND date <= $3::date AND day_has_events)))`;
+
+/** The snapshot's columns as a one-statement read returns them beside its rows. */
+export const SNAPSHOT_COLUMNS = `s.id AS snapshot_id, to_char(s.date, 'YYYY-MM-DD') AS snapshot_date`;
+
+export type SnapshotColumns = { snapshot_id: number; snapshot_date: IsoDay };
+
+export const snapshotParams = (asked: SnapshotAsked): unknown[] => [asked.period, asked.date, asked.today];
+
+export const snapshotOf = (asked: SnapshotAsked, row: SnapshotColumns): SnapshotRef => ({
+  id: row.snapshot_id,
+  period: asked.period,
+  date: row.snapshot_date,
+});
+
+/**
  * The computed dates of a period up to `notAfter`, as runs of consecutive days (oldest first), for
  * the "no data for that date" error: a gap in the rollups shows as two runs, not one range.
  */

@@ -3,7 +3,7 @@ import { rankedListBody, searchList, trendingList } from "./lists.js";
 import { gameConditionsMeta, snapshotMeta } from "./meta.js";
 import * as profiles from "./profiles.js";
 import type { Read } from "./read.js";
-import { snapshotFor } from "./snapshot.js";
+import { atSnapshot } from "./snapshot.js";
 
 type Routes = typeof contract.demandIntent;
 
@@ -21,14 +21,16 @@ export const unmet: Read<Routes["unmet"]> = (reads, { query }, caller) =>
 
 /** `GET /demand-intent/searches/conditions`: market-wide demand by condition. */
 export const conditions: Read<Routes["conditions"]> = async (reads, { query }) => {
-  const snapshot = await snapshotFor(reads, query.period, query.date);
-  const data = await profiles.marketConditions(reads.sql, snapshot);
-  return { data, meta: snapshotMeta(snapshot) };
+  const { snapshot, rows } = await atSnapshot(reads, query.period, query.date, (asked) =>
+    profiles.marketConditions(reads.sql, asked),
+  );
+  return { data: rows, meta: snapshotMeta(snapshot) };
 };
 
 /** `GET /demand-intent/games/:game_id/conditions`: one game's demand by condition. */
 export const gameConditions: Read<Routes["gameConditions"]> = async (reads, { params, query }) => {
-  const snapshot = await snapshotFor(reads, query.period, query.date);
-  const { game, rows } = await profiles.gameConditions(reads.sql, snapshot, params.game_id);
+  const { snapshot, game, rows } = await atSnapshot(reads, query.period, query.date, (asked) =>
+    profiles.gameConditions(reads.sql, asked, params.game_id),
+  );
   return { data: rows, meta: gameConditionsMeta(snapshot, game.identity) };
 };

@@ -4,7 +4,7 @@ import type { ReadCache } from "../caches/read-cache.js";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { scoringOf } from "../config.js";
-import type { CatalogReader } from "../data/catalog-reader.js";
+import { type CatalogReader, catalogReader } from "../data/catalog-reader.js";
 import type { ReadRouting } from "../data/read-routing.js";
 import type { SnapshotRef } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
@@ -18,8 +18,8 @@ export type AccountUsage = (organizationId: number, plan: PlanLimits) => Promise
 
 /**
  * What every read needs, built once per app (`readDeps`, called by app.ts) and shared by every
- * route: the database, the clock, the settings reads use, and the caches under the answers (from
- * caches/index.ts; the whole-response cache above them is the routes').
+ * route: the database, the clock, the settings reads use, and the batches' caches (from
+ * caches/index.ts; the whole-response cache above the GETs is the routes').
  */
 export type ReadDeps = {
   /** Where reads run: the primary, or a standby (data/read-routing.ts). */
@@ -32,10 +32,10 @@ export type ReadDeps = {
   scoring: ScoringConfig;
   /** Signs and checks list cursors. */
   cursorSecret: string;
+  /** The catalog's reads, one statement each (nothing kept under the answers: caches.md). */
   catalog: CatalogReader;
+  /** Which snapshot a batch reads, kept a second (a GET resolves it in its own statement). */
   snapshots: ReadCache;
-  pages: ReadCache;
-  pageKey: Caches<CatalogReader>["pageKey"];
   /** Games' all-consoles profiles in a snapshot (an id missing: unknown or disabled game). */
   profiles(snapshot: SnapshotRef, gameIds: readonly number[]): Promise<Profiles>;
 };
@@ -45,7 +45,7 @@ export const readDeps = (options: {
   clock: Clock;
   usage: AccountUsage;
   config: Pick<Config, "cursorSecret" | "analytics">;
-  caches: Caches<CatalogReader>;
+  caches: Caches;
 }): ReadDeps => {
   const { routing, clock, usage, config, caches } = options;
   const { sql } = routing;
@@ -57,10 +57,8 @@ export const readDeps = (options: {
     usage,
     scoring,
     cursorSecret: config.cursorSecret,
-    catalog: caches.catalog,
+    catalog: catalogReader(sql),
     snapshots: caches.snapshots,
-    pages: caches.pages,
-    pageKey: caches.pageKey,
     profiles: (snapshot, gameIds) =>
       caches.profiles(snapshot.id, gameIds, (missing) => loadProfiles(sql, snapshot, missing, scoring)),
   };

@@ -2,9 +2,9 @@ import type { contract } from "@gmi/contract";
 import { gameHistoryBody } from "./history.js";
 import { leaderboard, rankedListBody } from "./lists.js";
 import { snapshotMeta } from "./meta.js";
-import { listingRecommendation, profileOf } from "./profiles.js";
+import { gameConditions, listingRecommendation, profileOf } from "./profiles.js";
 import type { Read } from "./read.js";
-import { snapshotFor } from "./snapshot.js";
+import { atSnapshot } from "./snapshot.js";
 
 type Routes = typeof contract.intelligence;
 
@@ -14,16 +14,18 @@ export const list: Read<Routes["list"]> = (reads, { query }, caller) =>
 
 /** `GET /intelligence/:id`: one game's liquidity profile. */
 export const get: Read<Routes["get"]> = async (reads, { params, query }) => {
-  const snapshot = await snapshotFor(reads, query.period, query.date);
-  const profile = await profileOf(reads.sql, snapshot, params.id, reads.scoring);
+  const { snapshot, profile } = await atSnapshot(reads, query.period, query.date, (asked) =>
+    profileOf(reads.sql, asked, params.id, reads.scoring),
+  );
   return { data: profile, meta: snapshotMeta(snapshot) };
 };
 
 /** `GET /intelligence/:id/conditions`: which condition to list the game in. */
 export const conditions: Read<Routes["conditions"]> = async (reads, { params, query }) => {
-  const snapshot = await snapshotFor(reads, query.period, query.date);
-  const recommendation = await listingRecommendation(reads.sql, snapshot, params.id);
-  return { data: recommendation, meta: snapshotMeta(snapshot) };
+  const { snapshot, game, rows } = await atSnapshot(reads, query.period, query.date, (asked) =>
+    gameConditions(reads.sql, asked, params.id),
+  );
+  return { data: listingRecommendation(game, rows), meta: snapshotMeta(snapshot) };
 };
 
 /** `GET /intelligence/:id/history`: the game's daily points over a date range. */

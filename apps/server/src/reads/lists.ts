@@ -1,14 +1,13 @@
 import type { LiquidityRow, ListQuerySchema, SearchRow } from "@gmi/contract";
 import type { z } from "zod";
 import {
-  countLiquidityRanked,
-  countSearchRanked,
-  countWithMomentum,
+  type RankedPage,
   type RankSlice,
-  readLiquiditySlice,
-  readSearchSlice,
+  readLeaderboardPage,
+  readSearchPage,
+  type SearchListName,
 } from "../data/analytics-reads.js";
-import type { SnapshotRef } from "../data/snapshots.js";
+import type { SnapshotAsked, SnapshotRef } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import { ALL_CONSOLES } from "../domain/analytics/liquidity.js";
 import {
@@ -20,82 +19,78 @@ import {
   toSearchRow,
 } from "../domain/analytics/to-contract.js";
 import type { CursorPosition } from "../domain/pagination/cursor.js";
-import { fetchSize, type Listed, type PageRequest } from "../domain/pagination/page.js";
+import { fetchSize, type PageRequest } from "../domain/pagination/page.js";
 import { validationFailed } from "../errors.js";
 import type { Caller } from "./caller.js";
 import type { ReadDeps } from "./deps.js";
 import { rankedPageMeta } from "./meta.js";
 import { listPaging } from "./pages.js";
-import { snapshotFor } from "./snapshot.js";
+import { atSnapshot } from "./snapshot.js";
 
 /** A list row and its place in the list's order (what a cursor resumes after). */
 type Placed<Row> = { row: Row; place: number };
 
 /**
  * One ranked list of a snapshot: the leaderboard in a sort, or a search list. `route` binds its
- * cursors, `name` tells its pages apart in the page cache, `sort` is its `meta.sort`; `count` says
- * how many rows a scope holds, `slice` reads the rows of a rank range with their places.
+ * cursors, `sort` is its `meta.sort`; `read` reads, in one statement, the snapshot asked, the rows
+ * of a rank range with their places and how many rows the scope holds (null: no such snapshot).
  */
 export type RankedList<Row, Sort extends string> = {
   route: string;
-  name: string;
   sort: Sort;
-  count: (sql: Sql, snapshotId: number, scope: number) => Promise<number>;
-  slice: (sql: Sql, snapshotId: number, scope: number, slice: RankSlice) => Promise<Placed<Row>[]>;
+  read: (
+    sql: Sql,
+    asked: SnapshotAsked,
+    scope: number,
+    slice: RankSlice,
+  ) => Promise<RankedPage<Placed<Row>> | null>;
 };
+
+/** A page's rows turned into the list's placed rows. */
+const placing = <Stored, Row>(
+  page: RankedPage<Stored> | null,
+  place: (stored: Stored) => Placed<Row>,
+): RankedPage<Placed<Row>> | null => (page ? { ...page, rows: page.rows.map(place) } : null);
 
 /** `GET /intelligence` in one sort: a row's place is its rank. */
 export const leaderboard = <Sort extends IntelligenceSort>(sort: Sort): RankedList<LiquidityRow, Sort> => ({
   route: "intelligence.list",
-  name: `leaderboard|${sort}`,
   sort,
-  count: (sql, snapshotId, scope) => countLiquidityRanked(sql, snapshotId, scope, sort),
-  slice: async (sql, snapshotId, scope, slice) =>
-    (await readLiquiditySlice(sql, snapshotId, scope, sort, slice)).map((entry) => {
+  read: async (sql, asked, scope, slice) =>
+    placing(await readLeaderboardPage(sql, asked, scope, sort, slice), (entry) => {
       const row = toLiquidityRow(entry.row, sort, entry.game.identity, toPricing(entry.game.prices));
       return { row, place: row.rank };
     }),
 });
 
-/** Search rows of a rank range of one order, placed in that order (their `rank` is the volume one). */
-const placedSearchRows = async (
-  sql: Sql,
-  snapshotId: number,
-  scope: number,
-  sort: SearchSort,
-  slice: RankSlice,
-): Promise<Placed<SearchRow>[]> =>
-  (await readSearchSlice(sql, snapshotId, scope, sort, slice)).map((row) => ({
-    row: toSearchRow(row, sort),
-    place: searchPlace(row, sort),
-  }));
-
-/** A search list in one order: `/searches` in the sort asked, `/unmet`. */
-export const searchList = <Sort extends SearchSort>(
+/** A search list in the order of `sort`; `list` says which rows it holds (`trending`: momentum ones). */
+const searchRows = <Sort extends SearchSort>(
   route: string,
   sort: Sort,
+  list: SearchListName,
 ): RankedList<SearchRow, Sort> => ({
   route,
-  name: `search|${sort}`,
   sort,
-  count: (sql, snapshotId, scope) => countSearchRanked(sql, snapshotId, scope, sort),
-  slice: (sql, snapshotId, scope, slice) => placedSearchRows(sql, snapshotId, scope, sort, slice),
+  read: async (sql, asked, scope, slice) =>
+    placing(await readSearchPage(sql, asked, scope, list, slice), (row) => ({
+      row: toSearchRow(row, sort),
+      place: searchPlace(row, sort),
+    })),
 });
+
+/** A search list in one order: `/searches` in the sort asked, `/unmet`. */
+export const searchList = <Sort extends SearchSort>(route: string, sort: Sort): RankedList<SearchRow, Sort> =>
+  searchRows(route, sort, sort);
 
 /**
  * `/trending`: the momentum order without the queries that have no momentum (no search in the 30
  * days), which that order ranks last: a slice of it is the momentum order's, cut where they begin.
  */
-export const trendingList: RankedList<SearchRow, "momentum"> = {
-  route: "demandIntent.trending",
-  name: "search|trending",
-  sort: "momentum",
-  count: countWithMomentum,
-  slice: async (sql, snapshotId, scope, slice) =>
-    (await placedSearchRows(sql, snapshotId, scope, "momentum", slice)).filter(
-      (placed) => placed.row.momentum.value !== null,
-    ),
-};
+export const trendingList: RankedList<SearchRow, "momentum"> = searchRows(
+  "demandIntent.trending",
+  "momentum",
+  "trending",
+);
 
 /**
  * Analytics cursors hold [snapshot date, rank]: a walk keeps reading the snapshot it started on
@@ -120,27 +115,11 @@ const rankSlice = (request: PageRequest): RankSlice => {
   return { fromRank: rank + 1, count: fetchSize(request) };
 };
 
-/** The rows of one page of a list and the list's total. */
-const readPage = async <Row>(
-  sql: Sql,
-  list: RankedList<Row, string>,
-  snapshot: SnapshotRef,
-  scope: number,
-  request: PageRequest,
-): Promise<Listed<Placed<Row>>> => {
-  const [rows, total] = await Promise.all([
-    list.slice(sql, snapshot.id, scope, rankSlice(request)),
-    list.count(sql, snapshot.id, scope),
-  ]);
-  return { rows, total };
-};
-
 /**
  * The answer of a ranked list endpoint (the leaderboard, the three search lists): the snapshot of
  * the period and date (a cursor keeps the date it started on; a `date` beside it must be that
- * one), the page read through the page cache (kept while the snapshot and the catalog it is joined
- * with are unchanged), and `{data, meta: {period, period_date, pagination, sort}, links}` whose
- * links pin the snapshot's date.
+ * one) and the page, read in one statement (`RankedList.read`), and `{data, meta: {period,
+ * period_date, pagination, sort}, links}` whose links pin the snapshot's date.
  */
 export const rankedListBody = async <Row, Sort extends string>(
   reads: ReadDeps,
@@ -160,14 +139,12 @@ export const rankedListBody = async <Row, Sort extends string>(
       `walks the data of ${started}, not of date ${query.date}; restart from the first page`,
     );
   }
-  const snapshot = await snapshotFor(reads, query.period, query.date ?? started);
   const scope = query.console_id ?? ALL_CONSOLES;
-  const held = await reads.pageKey();
-  const listed = await reads.pages.get(
-    `${list.name}|${snapshot.id}|${scope}|${JSON.stringify(paging.request)}|${held.key}`,
-    held.ttlMs,
-    () => readPage(reads.sql, list, snapshot, scope, paging.request),
+  const slice = rankSlice(paging.request);
+  const listed = await atSnapshot(reads, query.period, query.date ?? started, (asked) =>
+    list.read(reads.sql, asked, scope, slice),
   );
+  const { snapshot } = listed;
   const page = paging.page(
     listed,
     (placed) => positionOf(snapshot, placed.place),

@@ -8,12 +8,13 @@ import type {
 } from "@gmi/contract";
 import {
   type GameInfo,
-  maxCompletePrice,
-  readConditionRows,
-  readGameInfo,
+  type ProfileSource,
+  readGameConditions,
+  readMarketConditions,
+  readProfile,
   readProfiles,
 } from "../data/analytics-reads.js";
-import type { SnapshotRef } from "../data/snapshots.js";
+import type { SnapshotAsked, SnapshotRef } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import { buildConditionRows, MARKET_WIDE } from "../domain/analytics/conditions.js";
 import { zeroDemandFields } from "../domain/analytics/liquidity.js";
@@ -35,8 +36,6 @@ import {
 import type { ScoringConfig } from "../domain/analytics/weights.js";
 import { notFound } from "../errors.js";
 
-type ProfileSource = { row: StoredLiquidityRow | null; game: GameInfo };
-
 /**
  * A game enabled after the snapshot was computed has no row in it: it resolves all the same, with
  * zero demand, scored against the current highest complete price (docs/decisions.md), by the
@@ -54,7 +53,13 @@ export const zeroDemandRow = (
     scoring,
   );
 
-/** The all-consoles rows of many games at once; a missing key = unknown or disabled game. */
+/** A game's profile row: the stored one, or its zero-demand row scored by the read's normalizer. */
+const withRow = (source: ProfileSource, scoring: ScoringConfig) => ({
+  row: source.row ?? zeroDemandRow(source.game, source.maxComplete, scoring),
+  game: source.game,
+});
+
+/** The all-consoles rows of many games at once (batches); a missing key = unknown or disabled game. */
 export const loadProfiles = async (
   sql: Sql,
   snapshot: SnapshotRef,
@@ -62,25 +67,21 @@ export const loadProfiles = async (
   scoring: ScoringConfig,
 ): Promise<Map<number, { row: StoredLiquidityRow; game: GameInfo }>> => {
   const found = await readProfiles(sql, snapshot.id, gameIds);
-  const missing = [...found.values()].some((p) => p.row === null);
-  const maxComplete = missing ? await maxCompletePrice(sql) : 0;
-  return new Map(
-    [...found].map(([id, p]: [number, ProfileSource]) => [
-      id,
-      { row: p.row ?? zeroDemandRow(p.game, maxComplete, scoring), game: p.game },
-    ]),
-  );
+  return new Map([...found].map(([id, source]) => [id, withRow(source, scoring)]));
 };
 
+/** One game's profile in the snapshot asked (one statement); null: no such snapshot. */
 export const profileOf = async (
   sql: Sql,
-  snapshot: SnapshotRef,
+  asked: SnapshotAsked,
   gameId: number,
   scoring: ScoringConfig,
-): Promise<LiquidityProfile> => {
-  const profile = (await loadProfiles(sql, snapshot, [gameId], scoring)).get(gameId);
-  if (!profile) throw notFound("game", gameId);
-  return toLiquidityProfile(profile.row, profile.game.identity, toPricing(profile.game.prices));
+): Promise<{ snapshot: SnapshotRef; profile: LiquidityProfile } | null> => {
+  const read = await readProfile(sql, asked, gameId);
+  if (!read) return null;
+  if (!read.profile) throw notFound("game", gameId);
+  const { row, game } = withRow(read.profile, scoring);
+  return { snapshot: read.snapshot, profile: toLiquidityProfile(row, game.identity, toPricing(game.prices)) };
 };
 
 export const batchRowOf = (profile: { row: StoredLiquidityRow; game: GameInfo }): BatchLiquidityRow =>
@@ -90,31 +91,33 @@ export const signalsOf = (profile: { row: StoredLiquidityRow; game: GameInfo }):
   toGameSignals(profile.row, profile.game.identity);
 
 /** Stored rows, or the four zeroed rows of a game without condition activity in the period. */
-const conditionRows = async (
+const conditionRows = (gameId: number, stored: StoredConditionRow[]): StoredConditionRow[] =>
+  stored.length > 0 ? stored : buildConditionRows(gameId, []);
+
+/** Market-wide demand by condition in the snapshot asked (one statement); null: no such snapshot. */
+export const marketConditions = async (
   sql: Sql,
-  snapshot: SnapshotRef,
-  gameId: number,
-): Promise<StoredConditionRow[]> => {
-  const stored = await readConditionRows(sql, snapshot.id, gameId);
-  return stored.length > 0 ? stored : buildConditionRows(gameId, []);
+  asked: SnapshotAsked,
+): Promise<{ snapshot: SnapshotRef; rows: SearchConditionRow[] } | null> => {
+  const read = await readMarketConditions(sql, asked);
+  if (!read) return null;
+  return { snapshot: read.snapshot, rows: toSearchConditionRows(conditionRows(MARKET_WIDE, read.rows)) };
 };
 
-export const marketConditions = async (sql: Sql, snapshot: SnapshotRef): Promise<SearchConditionRow[]> =>
-  toSearchConditionRows(await conditionRows(sql, snapshot, MARKET_WIDE));
-
-const enabledGame = async (sql: Sql, gameId: number): Promise<GameInfo> => {
-  const game = await readGameInfo(sql, gameId);
-  if (!game) throw notFound("game", gameId);
-  return game;
-};
-
+/** One game's demand by condition in the snapshot asked (one statement); null: no such snapshot. */
 export const gameConditions = async (
   sql: Sql,
-  snapshot: SnapshotRef,
+  asked: SnapshotAsked,
   gameId: number,
-): Promise<{ game: GameInfo; rows: GameConditionRow[] }> => {
-  const game = await enabledGame(sql, gameId);
-  return { game, rows: toGameConditionRows(await conditionRows(sql, snapshot, gameId)) };
+): Promise<{ snapshot: SnapshotRef; game: GameInfo; rows: GameConditionRow[] } | null> => {
+  const read = await readGameConditions(sql, asked, gameId);
+  if (!read) return null;
+  if (!read.game) throw notFound("game", gameId);
+  return {
+    snapshot: read.snapshot,
+    game: read.game,
+    rows: toGameConditionRows(conditionRows(gameId, read.rows)),
+  };
 };
 
 const PRICE_OF: Record<ListingCondition, keyof GameInfo["prices"]> = {
@@ -123,12 +126,8 @@ const PRICE_OF: Record<ListingCondition, keyof GameInfo["prices"]> = {
   new: "new",
 };
 
-export const listingRecommendation = async (
-  sql: Sql,
-  snapshot: SnapshotRef,
-  gameId: number,
-): Promise<ConditionRecommendation> => {
-  const { game, rows } = await gameConditions(sql, snapshot, gameId);
+/** Which condition to list a game in, from its demand by condition (`gameConditions`). */
+export const listingRecommendation = (game: GameInfo, rows: GameConditionRow[]): ConditionRecommendation => {
   const input = (condition: ListingCondition) => {
     const row = rows.find((r) => r.condition === condition);
     const price = game.prices[PRICE_OF[condition]];

@@ -1,6 +1,6 @@
 import type { Period } from "@gmi/contract";
 import type { Clock } from "../clock.js";
-import { findSnapshot, type SnapshotRef, snapshotRuns } from "../data/snapshots.js";
+import { findSnapshot, type SnapshotAsked, type SnapshotRef, snapshotRuns } from "../data/snapshots.js";
 import type { Sql } from "../data/sql.js";
 import { describeRuns } from "../domain/analytics/day-runs.js";
 import { todayOf } from "../domain/analytics/windows.js";
@@ -45,7 +45,7 @@ const resolveSnapshot = async (
 };
 
 /**
- * The snapshot a request reads (`resolveSnapshot`), through the snapshot cache: which snapshot is
+ * The snapshot a batch reads (`resolveSnapshot`), through the snapshot cache: which snapshot is
  * the latest may lag by a second. The default's key holds today, so it moves to a new day's
  * snapshot at midnight.
  */
@@ -57,3 +57,26 @@ export const snapshotFor = (
   reads.snapshots.get(`${period}|${date ?? `latest<=${todayOf(reads.clock)}`}`, 1_000, () =>
     resolveSnapshot(reads.sql, reads.clock, period, date),
   );
+
+/**
+ * A read in one statement that resolves its snapshot itself (data/analytics-reads.ts), for the
+ * period and date asked (the default when `date` is absent; a date after today finds none). The
+ * read gives null when there is no such snapshot: then, and only then, `resolveSnapshot` runs its
+ * statements to tell why (a 422 naming `date`, or a 503), or finds the snapshot rolled up since, which
+ * is read by its date. A GET's snapshot is not kept apart from its answer: the response cache keeps
+ * the answer, and a rollup shows with the first miss after the data fingerprint moves.
+ */
+export const atSnapshot = async <T>(
+  reads: Pick<ReadDeps, "sql" | "clock">,
+  period: Period,
+  date: string | undefined,
+  read: (asked: SnapshotAsked) => Promise<T | null>,
+): Promise<T> => {
+  const today = todayOf(reads.clock);
+  const found = await read({ period, date: date ?? null, today });
+  if (found !== null) return found;
+  const snapshot = await resolveSnapshot(reads.sql, reads.clock, period, date);
+  const rolledUp = await read({ period, date: snapshot.date, today });
+  if (rolledUp === null) throw notComputedYet();
+  return rolledUp;
+};

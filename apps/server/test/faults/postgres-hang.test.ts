@@ -21,7 +21,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 // kept for the whole test, so what a request waits for is its charge or its reads.
 const pg = seededPostgresApp({
   databaseWaitMs: WAIT_MS,
-  env: { RESPONSE_CACHE_TTL_MS: "0", CATALOG_CACHE_TTL_MS: "0", AUTH_CACHE_TTL_MS: "60000" },
+  env: { RESPONSE_CACHE_TTL_MS: "0", AUTH_CACHE_TTL_MS: "60000" },
 });
 
 const usedInRow = async (org: number) => {

@@ -47,7 +47,7 @@ beforeAll(async () => {
   });
   t = await startTestApp(db.pool, {
     standbys,
-    env: { METRICS_TOKEN, RESPONSE_CACHE_TTL_MS: "0", CATALOG_CACHE_TTL_MS: "0" },
+    env: { METRICS_TOKEN, RESPONSE_CACHE_TTL_MS: "0" },
   });
   // Pro: a hard-capped quota, reserved in PostgreSQL, which a standby could not take.
   key = (await createTenant(db.pool, { plan: "pro" })).key;

@@ -33,9 +33,19 @@ export const seedAnalytics = async (db: Database) => {
   await rollupDate(db, BATCH_DATE, DEFAULT_SCORING);
 };
 
+/** The text of a statement as sent: a string, or a query config (a prepared statement's). */
+const textOf = (query: unknown): string | null =>
+  typeof query === "string"
+    ? query
+    : typeof query === "object" && query !== null && "text" in query && typeof query.text === "string"
+      ? query.text
+      : null;
+
 /** The profile read of a batch (data/analytics-reads.ts readProfiles): one per processed batch. */
-const isProfileRead = (text: unknown) =>
-  typeof text === "string" && text.includes("liquidity_snapshot_rows") && text.includes("ANY(");
+const isProfileRead = (query: unknown) => {
+  const text = textOf(query);
+  return Boolean(text?.includes("liquidity_snapshot_rows") && text.includes("ANY("));
+};
 
 /**
  * The database as the app sees it, with two test levers on the batch's profile read: a count of
