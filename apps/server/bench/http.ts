@@ -148,7 +148,7 @@ const main = async () => {
     };
     const cached = await startApp({});
     const unkept = await startApp({ RESPONSE_CACHE_TTL_MS: "0" });
-    const uncached = await startApp({ RESPONSE_CACHE_TTL_MS: "0", CATALOG_CACHE_TTL_MS: "0" });
+    const uncached = await startApp({ RESPONSE_CACHE_TTL_MS: "0" });
     const silent = await startApp({ LOG_LEVEL: "silent" });
 
     const urls = {
