@@ -57,7 +57,8 @@ const diffJson = (path: string, server: unknown, mock: unknown, out: Difference[
     mock = linkValue(mock);
   }
   if (Array.isArray(server) && Array.isArray(mock)) {
-    if (server.length !== mock.length) out.push({ field: `${path}.length`, server: server.length, mock: mock.length });
+    if (server.length !== mock.length)
+      out.push({ field: `${path}.length`, server: server.length, mock: mock.length });
     const shared = Math.min(server.length, mock.length);
     for (let i = 0; i < shared; i++) diffJson(`${path}[${i}]`, server[i], mock[i], out);
     return;

@@ -117,7 +117,8 @@ export const fixtureLines = (): string[] => {
   let event = 0;
   for (let day = first; day <= last; day++) {
     const date = dayAt(day);
-    const at = (hour: number) => `${date}T${String(hour).padStart(2, "0")}:${String(event % 60).padStart(2, "0")}:00Z`;
+    const at = (hour: number) =>
+      `${date}T${String(hour).padStart(2, "0")}:${String(event % 60).padStart(2, "0")}:00Z`;
     // Some games only in the last week (rising), some only before it (cooling).
     const recent = last - day < 7;
     for (const [i, g] of clicked.entries()) {

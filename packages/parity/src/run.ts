@@ -57,7 +57,13 @@ const runStep = async (
   const at = `step ${index + 1}`;
   switch (step.kind) {
     case "send": {
-      const answer = await send(step.label ?? at, step.request);
+      let request = step.request;
+      if (step.cursorFrom !== undefined) {
+        const from = exchanges.find((e) => e.label === step.cursorFrom);
+        const cursor = from && nextPage(from.request, from.answer, "cursor")?.query?.cursor;
+        request = { ...request, query: { ...request.query, cursor: cursor ?? "(no cursor)" } };
+      }
+      const answer = await send(step.label ?? at, request);
       if (step.sameBytesAs !== undefined) {
         const original = exchanges.find((e) => e.label === step.sameBytesAs);
         if (!original) throw new Error(`no answer labelled ${step.sameBytesAs}`);

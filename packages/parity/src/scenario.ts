@@ -19,7 +19,7 @@ export type KeySpec = {
 export type Credentials = string | { header: string } | null;
 
 export type Req = {
-  method?: "GET" | "POST" | "OPTIONS";
+  method?: "GET" | "POST" | "OPTIONS" | "DELETE";
   /** Path under the base URL, `/api/v1/...`; its parameters already encoded. */
   path: string;
   query?: Record<string, string>;
@@ -33,7 +33,14 @@ export type Req = {
 
 export type Step =
   /** One request. `sameBytesAs`: its body must equal, byte for byte, that of the response so labelled. */
-  | { kind: "send"; label?: string; request: Req; sameBytesAs?: string }
+  | {
+      kind: "send";
+      label?: string;
+      request: Req;
+      sameBytesAs?: string;
+      /** Sends the `meta.pagination.next_cursor` of the answer so labelled as `cursor`. */
+      cursorFrom?: string;
+    }
   /** The request, then every page after it by `links.next` or by `meta.pagination.next_cursor`. */
   | { kind: "walk"; request: Req; follow: "links.next" | "cursor"; max?: number }
   /** The same request `times` times in a row (a window walked to its refusal). */

@@ -40,7 +40,8 @@ export const routeScenarios = (): Scenario[] => {
   for (const { name, route } of listRoutes()) {
     const codes = new Set<ErrorCode>(errorCodesOf(route));
     const valid = validRequest(route);
-    const add = (suffix: string, scenario: Omit<Scenario, "name">) => out.push({ name: `${name} ${suffix}`, ...scenario });
+    const add = (suffix: string, scenario: Omit<Scenario, "name">) =>
+      out.push({ name: `${name} ${suffix}`, ...scenario });
 
     add("200", { steps: [{ kind: "send", request: valid }] });
     add("200 free plan", { keys: { main: { plan: "free" } }, steps: [{ kind: "send", request: valid }] });
@@ -59,8 +60,14 @@ export const routeScenarios = (): Scenario[] => {
     add("401 unknown key", {
       steps: [{ kind: "send", request: { ...valid, key: { header: `Bearer gmi_live_${"A".repeat(43)}` } } }],
     });
-    add("401 revoked key", { keys: { main: { state: "revoked" } }, steps: [{ kind: "send", request: valid }] });
-    add("401 expired key", { keys: { main: { state: "expired" } }, steps: [{ kind: "send", request: valid }] });
+    add("401 revoked key", {
+      keys: { main: { state: "revoked" } },
+      steps: [{ kind: "send", request: valid }],
+    });
+    add("401 expired key", {
+      keys: { main: { state: "expired" } },
+      steps: [{ kind: "send", request: valid }],
+    });
 
     const scope = route.metadata.scope;
     if (scope !== null) {
@@ -81,17 +88,22 @@ export const routeScenarios = (): Scenario[] => {
     if (codes.has("not_found")) {
       const param = route.path.includes(":game_id") ? "game_id" : "id";
       add("404 unknown id", {
-        steps: [{ kind: "send", request: { ...valid, path: pathOf(route, { [param]: String(IDS.missing) }) } }],
+        steps: [
+          { kind: "send", request: { ...valid, path: pathOf(route, { [param]: String(IDS.missing) }) } },
+        ],
       });
       add("404 disabled game", {
-        steps: [{ kind: "send", request: { ...valid, path: pathOf(route, { [param]: String(IDS.disabled) }) } }],
+        steps: [
+          { kind: "send", request: { ...valid, path: pathOf(route, { [param]: String(IDS.disabled) }) } },
+        ],
       });
     }
 
     if (codes.has("validation_failed")) {
       const steps: Scenario["steps"] = [{ kind: "send", request: { ...valid, query: { bogus: "1" } } }];
       const names = queryNames(route);
-      if (names.includes("period")) steps.push({ kind: "send", request: { ...valid, query: { period: "week" } } });
+      if (names.includes("period"))
+        steps.push({ kind: "send", request: { ...valid, query: { period: "week" } } });
       if (names.includes("date")) {
         steps.push({ kind: "send", request: { ...valid, query: { date: "2026-02-30" } } });
       }
@@ -99,8 +111,13 @@ export const routeScenarios = (): Scenario[] => {
         steps.push({ kind: "send", request: { ...valid, query: { limit: "0" } } });
         steps.push({ kind: "send", request: { ...valid, query: { limit: "abc" } } });
       }
-      if (names.includes("sort")) steps.push({ kind: "send", request: { ...valid, query: { sort: "price" } } });
-      if (route.path.includes(":id") || route.path.includes(":game_id") || route.path.includes(":console_id")) {
+      if (names.includes("sort"))
+        steps.push({ kind: "send", request: { ...valid, query: { sort: "price" } } });
+      if (
+        route.path.includes(":id") ||
+        route.path.includes(":game_id") ||
+        route.path.includes(":console_id")
+      ) {
         const param = route.path.includes(":game_id")
           ? "game_id"
           : route.path.includes(":console_id")
@@ -125,7 +142,10 @@ export const routeScenarios = (): Scenario[] => {
       add("402 quota used up (Free)", {
         keys: { main: { plan: "free", monthUsed: quota - 1 } },
         steps: [
-          { kind: "send", request: route.method === "POST" ? { ...valid, body: { requests: [{ id: IDS.game }] } } : valid },
+          {
+            kind: "send",
+            request: route.method === "POST" ? { ...valid, body: { requests: [{ id: IDS.game }] } } : valid,
+          },
           { kind: "send", request: valid },
           { kind: "send", request: valid },
         ],
