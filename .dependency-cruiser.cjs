@@ -68,6 +68,14 @@ module.exports = {
       to: { path: under(SERVER, "db/tables/"), dependencyTypesNot: ["type-only"] },
     },
     {
+      name: "parity-private",
+      comment:
+        "packages/parity (the parity suite) reaches into the server and the SDK; nothing may import it back.",
+      severity: "error",
+      from: { pathNot: "^packages/parity/" },
+      to: { path: "^packages/parity/" },
+    },
+    {
       name: "sdk-internal-private",
       comment:
         "packages/sdk/src/internal/ is private: public files import it, never the reverse (openai-node's " +

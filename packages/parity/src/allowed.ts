@@ -16,6 +16,11 @@ export const ALLOWED: Allowance[] = [
     instead: "a string on both",
   },
   {
+    field: "cursor tokens: meta.pagination.next_cursor, and the cursor parameter of links.next",
+    why: "opaque tokens (spec) the server signs with its CURSOR_SECRET, which a mock in a browser cannot hold",
+    instead: "a token on both or null on both; each side's walk follows its own tokens to the end",
+  },
+  {
     field: "origin of links.next and links.prev",
     why: "each side answers on its own base URL (the server on 127.0.0.1:port, each mock on its own host)",
     instead: "path and query, parameter by parameter",
