@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { manualClock } from "@gmi/server/src/clock.js";
+import { scoringOf } from "@gmi/server/src/config.js";
 import { ensurePlans } from "@gmi/server/src/data/accounts.js";
 import { revokeApiKey } from "@gmi/server/src/data/keys.js";
-import { DEFAULT_SCORING } from "@gmi/server/src/domain/analytics/weights.js";
 import { importLines } from "@gmi/server/src/jobs/import.js";
 import { redisBackedLimiter } from "@gmi/server/src/metering/failover-windows.js";
 import { leasedLimiterStore } from "@gmi/server/src/metering/leased-windows.js";
 import type { LimiterStore } from "@gmi/server/src/metering/window-store.js";
 import { rollupDates } from "@gmi/server/src/rollup/rollup-dates.js";
-import { startTestApp, type TestApp } from "@gmi/server/test/helpers/app.js";
+import { startTestApp, type TestApp, testConfig } from "@gmi/server/test/helpers/app.js";
 import { createTestDatabase, type TestDatabase } from "@gmi/server/test/helpers/database.js";
 import { createTenant, suspendClient, suspendOrganization } from "@gmi/server/test/helpers/tenant.js";
 import { Redis } from "ioredis";
@@ -72,7 +72,8 @@ export const startServerSide = async (): Promise<Side> => {
   await rollupDates(
     database.db,
     { end: LATEST_DATE, days: ROLLED_UP_DATES.length, force: true, today: LATEST_DATE },
-    DEFAULT_SCORING,
+    // The scoring the app is configured with (the defaults of config.ts).
+    scoringOf(testConfig().analytics),
   );
 
   const prefix = `gmi:parity:${randomUUID()}:`;
