@@ -26,7 +26,8 @@ const main = async () => {
     names.add(s.name);
   }
   const server = await startServerSide();
-  const mock = await startMockSide();
+  // PARITY_SELF=1: the server against a second server, the same way (the suite's own determinism check).
+  const mock = process.env.PARITY_SELF ? await startServerSide() : await startMockSide();
   console.log(`parity: ${chosen.length} scenarios; allowed differences, by name:`);
   for (const a of ALLOWED) console.log(`  allowed: ${a.field}: ${a.why} (compared instead: ${a.instead})`);
   let differences = 0;
@@ -34,7 +35,7 @@ const main = async () => {
     for (const scenario of chosen) {
       const keys = scenario.keys ?? { main: {} };
       const onServer = await server.open(keys);
-      const onMock = await mock.open(keys, onServer.tokens);
+      const onMock = await mock.open(keys, onServer);
       const s = await runScenario(scenario, onServer);
       const m = await runScenario(scenario, onMock);
       await onServer.end();

@@ -37,7 +37,9 @@ export const startMockSide = async (world: MockWorldOptions = { latestDate: LATE
 
   return {
     name: "mock",
-    async open(keys, tokens = {}): Promise<Session> {
+    async open(keys, issued): Promise<Session> {
+      const tokens = issued?.tokens ?? {};
+      const accounts = issued?.accounts ?? {};
       scenario += 1;
       const mocks: Record<string, GmiMocks> = {};
       const keyTokens: Record<string, string> = {};
@@ -56,6 +58,7 @@ export const startMockSide = async (world: MockWorldOptions = { latestDate: LATE
       };
       return {
         tokens: keyTokens,
+        accounts,
         send: (request) => sendOver(baseOf(request), keyTokens, request),
         // Nothing to hold today: the mock answers a batch in one step (parity-findings.md).
         holdNextBatch: () => ({ reached: Promise.resolve(), release: () => {} }),

@@ -63,17 +63,21 @@ export type Scenario = {
 /** One answer as the suite sees it: header names lower-cased, the body as text. */
 export type Answer = { status: number; headers: Record<string, string>; body: string };
 
+/** Who a key belongs to on the server, told to the mock so that `/me` names the same account. */
+export type Account = { organization: { id: number; name: string }; keyName: string };
+
 /** One side of the comparison: the real server, or the msw handlers. */
 export interface Side {
   readonly name: "server" | "mock";
-  /** Keys of a scenario; `tokens` are the server's, given to the mock so /me names the same key. */
-  open(keys: Record<string, KeySpec>, tokens?: Record<string, string>): Promise<Session>;
+  /** Keys of a scenario; `server` is the server's session, whose keys and accounts the mock is given. */
+  open(keys: Record<string, KeySpec>, server?: Pick<Session, "tokens" | "accounts">): Promise<Session>;
   close(): Promise<void>;
 }
 
 export interface Session {
   /** The key material of each key (the server issues it; the mock is given the same). */
   readonly tokens: Record<string, string>;
+  readonly accounts: Record<string, Account>;
   send(request: Req): Promise<Answer>;
   /** Holds the work of the next batch request until `release`; `reached` when it is held. */
   holdNextBatch(): { reached: Promise<void>; release(): void };

@@ -1,9 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { SCOPES } from "@gmi/contract";
 import { manualClock } from "@gmi/server/src/clock.js";
 import { scoringOf } from "@gmi/server/src/config.js";
-import { ensurePlans } from "@gmi/server/src/data/accounts.js";
-import { revokeApiKey } from "@gmi/server/src/data/keys.js";
+import {
+  createClient,
+  createOrganization,
+  ensurePlans,
+  setClientStatus,
+  setOrganizationStatus,
+} from "@gmi/server/src/data/accounts.js";
+import { issueApiKey, revokeApiKey } from "@gmi/server/src/data/keys.js";
 import { importLines } from "@gmi/server/src/jobs/import.js";
 import { redisBackedLimiter } from "@gmi/server/src/metering/failover-windows.js";
 import { leasedLimiterStore } from "@gmi/server/src/metering/leased-windows.js";
@@ -11,11 +18,10 @@ import type { LimiterStore } from "@gmi/server/src/metering/window-store.js";
 import { rollupDates } from "@gmi/server/src/rollup/rollup-dates.js";
 import { startTestApp, type TestApp, testConfig } from "@gmi/server/test/helpers/app.js";
 import { createTestDatabase, type TestDatabase } from "@gmi/server/test/helpers/database.js";
-import { createTenant, suspendClient, suspendOrganization } from "@gmi/server/test/helpers/tenant.js";
 import { Redis } from "ioredis";
 import pino from "pino";
 import { fixtureLines, LATEST_DATE, NOW, ROLLED_UP_DATES } from "./fixture.js";
-import type { Answer, KeySpec, Req, Session, Side } from "./scenario.js";
+import type { Account, Answer, KeySpec, Req, Session, Side } from "./scenario.js";
 import { sendOver } from "./send.js";
 
 /** The limiter as the app gets it, with a lever: the next batch's charge waits until released. */
@@ -92,35 +98,51 @@ export const startServerSide = async (): Promise<Side> => {
   const { port } = served.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
 
-  const issue = async (spec: KeySpec): Promise<string> => {
+  /** A fresh organization (and API client) for one key of a scenario: its windows, usage and records are its own. */
+  const issue = async (name: string, spec: KeySpec): Promise<{ token: string; account: Account }> => {
     const state = spec.state ?? "active";
-    const tenant = await createTenant(sql, {
-      plan: spec.plan ?? "pro",
-      ...(spec.scopes ? { scopes: spec.scopes } : {}),
-      withClient: state === "suspended-client",
+    const organization = await createOrganization(sql, { name: `Parity ${name}`, plan: spec.plan ?? "pro" });
+    const client =
+      state === "suspended-client"
+        ? await createClient(sql, { organizationId: organization.id, name })
+        : null;
+    const issued = await issueApiKey(sql, {
+      organizationId: organization.id,
+      clientId: client?.id ?? null,
+      name,
+      scopes: spec.scopes ?? [...SCOPES],
       expiresAt: state === "expired" ? new Date(clock.now() - 1_000) : null,
     });
-    if (state === "revoked") await revokeApiKey(sql, tenant.keyId, new Date(clock.now() - 1_000));
-    if (state === "suspended-organization") await suspendOrganization(sql, tenant.organizationId);
-    if (state === "suspended-client") await suspendClient(sql, tenant.clientId ?? 0);
+    if (state === "revoked") await revokeApiKey(sql, issued.id, new Date(clock.now() - 1_000));
+    if (state === "suspended-organization") await setOrganizationStatus(sql, organization.id, "suspended");
+    if (client) await setClientStatus(sql, client.id, "suspended");
     if (spec.monthUsed) {
       await sql.query("INSERT INTO usage_months (organization_id, month, used) VALUES ($1, $2, $3)", [
-        tenant.organizationId,
+        organization.id,
         new Date(clock.now()).toISOString().slice(0, 7),
         spec.monthUsed,
       ]);
     }
-    return tenant.key;
+    return {
+      token: issued.key,
+      account: { organization: { id: organization.id, name: organization.name }, keyName: name },
+    };
   };
 
   return {
     name: "server",
     async open(keys): Promise<Session> {
       const tokens: Record<string, string> = {};
-      for (const [name, spec] of Object.entries(keys)) tokens[name] = await issue(spec);
+      const accounts: Record<string, Account> = {};
+      for (const [name, spec] of Object.entries(keys)) {
+        const issued = await issue(name, spec);
+        tokens[name] = issued.token;
+        accounts[name] = issued.account;
+      }
       const started = clock.now();
       return {
         tokens,
+        accounts,
         send: (request: Req): Promise<Answer> => sendOver(baseUrl, tokens, request),
         holdNextBatch: limiter.hold,
         advance: (ms) => clock.advance(ms),
