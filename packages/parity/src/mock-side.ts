@@ -1,7 +1,7 @@
 import { createGmiMocks, type GmiMockOptions, type GmiMocks } from "@gmi/sdk/msw";
 import { setupServer } from "msw/node";
 import { LATEST_DATE, NOW } from "./fixture.js";
-import type { KeySpec, Req, Session, Side } from "./scenario.js";
+import type { Account, KeySpec, Req, Session, Side } from "./scenario.js";
 import { sendOver } from "./send.js";
 
 /** The options every mock of the suite is built with (the world, once given, is the server's). */
@@ -18,19 +18,22 @@ export const startMockSide = async (world: MockWorldOptions = { latestDate: LATE
   let now = NOW;
   let scenario = 0;
 
-  const mockOf = (name: string, spec: KeySpec, token: string, index: number): GmiMocks => {
+  const mockOf = (name: string, spec: KeySpec, token: string, index: number, account?: Account): GmiMocks => {
     const mocks = createGmiMocks({
       ...world,
       baseUrl: `https://${name.replace(/[^a-z0-9]/gi, "")}.s${index}.parity.test`,
       apiKey: token,
       plan: spec.plan ?? "pro",
       ...(spec.scopes ? { scopes: spec.scopes } : {}),
+      // The suite's clock, frozen like the server's.
+      now: () => now,
+      ...(account ? { account } : {}),
     });
-    // The mock reads time through its state; the suite's clock is frozen like the server's.
-    (mocks.state as unknown as { now: () => number }).now = () => now;
     const state = spec.state ?? "active";
-    if (state === "revoked" || state === "expired") mocks.scenarios.expiredKey();
-    if (state === "suspended-organization" || state === "suspended-client") mocks.scenarios.accountInactive();
+    if (state === "revoked" || state === "expired")
+      mocks.scenarios.expiredKey({ revoked: state === "revoked" });
+    if (state === "suspended-organization") mocks.scenarios.accountInactive({ subject: "organization" });
+    if (state === "suspended-client") mocks.scenarios.accountInactive({ subject: "api_client" });
     if (spec.monthUsed) mocks.state.monthUsed = spec.monthUsed;
     return mocks;
   };
@@ -45,7 +48,7 @@ export const startMockSide = async (world: MockWorldOptions = { latestDate: LATE
       const keyTokens: Record<string, string> = {};
       for (const [name, spec] of Object.entries(keys)) {
         keyTokens[name] = tokens[name] ?? `gmi_live_parity_${name}`;
-        mocks[name] = mockOf(name, spec, keyTokens[name], scenario);
+        mocks[name] = mockOf(name, spec, keyTokens[name], scenario, accounts[name]);
       }
       server.resetHandlers(...Object.values(mocks).flatMap((m) => m.handlers));
       const started = now;
@@ -60,8 +63,12 @@ export const startMockSide = async (world: MockWorldOptions = { latestDate: LATE
         tokens: keyTokens,
         accounts,
         send: (request) => sendOver(baseOf(request), keyTokens, request),
-        // Nothing to hold today: the mock answers a batch in one step (parity-findings.md).
-        holdNextBatch: () => ({ reached: Promise.resolve(), release: () => {} }),
+        // Batches hold on the main key's mock (the only one a held step uses).
+        holdNextBatch: () =>
+          (mocks.main ?? Object.values(mocks)[0])?.state.holdNextBatch() ?? {
+            reached: Promise.resolve(),
+            release: () => {},
+          },
         advance: (ms) => {
           now += ms;
         },

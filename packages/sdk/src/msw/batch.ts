@@ -35,7 +35,8 @@ const itemError = (status: number, id: number, input: Input, world: World) => {
 
 /**
  * Both batch routes (spec, POST /intelligence/batch and docs/decisions.md): per-item outcomes in
- * request order, 207 when any item failed, `max_batch_size` of the plan, idempotent replays.
+ * request order, 207 when any item failed. The whole-batch checks, the charge and the
+ * Idempotency-Key are the admission's (respond.ts), as on the server.
  */
 export const batchResolver =
   (find: (world: World, id: number) => object | undefined, element: ElementSchema): Resolver =>
@@ -54,23 +55,6 @@ export const batchResolver =
         received: requests.length,
       });
     }
-    const key = input.idempotencyKey;
-    const fingerprint = `${input.route} ${input.url.search} ${JSON.stringify(input.body)}`;
-    const stored = key === null ? undefined : state.idempotency.get(key);
-    if (stored) {
-      if (stored.fingerprint !== fingerprint) {
-        return errorReply("idempotency_key_reuse", "This Idempotency-Key was used with another payload", {
-          idempotency_key: key,
-        });
-      }
-      return {
-        status: stored.status,
-        body: stored.body,
-        headers: { "idempotency-replayed": "true" },
-        units: 0,
-      };
-    }
-
     const data = requests.map((raw, i) => {
       const parsed = element.safeParse(raw);
       if (!parsed.success) {
@@ -101,6 +85,5 @@ export const batchResolver =
       },
       units: data.length,
     };
-    if (key !== null) state.idempotency.set(key, { fingerprint, status: reply.status, body: reply.body });
     return reply;
   };

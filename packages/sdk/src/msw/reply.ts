@@ -12,6 +12,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Usage units (batch items); 1 by default. */
   units?: number;
+  /** `body` is the answer's text as stored (a replay), sent byte for byte. */
+  raw?: boolean;
 }
 
 /** A request as a resolver sees it: query and path already parsed by the contract's schemas. */
