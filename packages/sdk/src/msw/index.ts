@@ -189,6 +189,34 @@ export const createGmiMocks = (options: GmiMockOptions = {}): GmiMocks => {
           headers: { ...PREFLIGHT, "x-request-id": crypto.randomUUID() },
         }),
     ),
+    // Anything else under the base URL: the server's 405 (a path of the contract, another method) or 404.
+    http.all(`${baseUrl}/*`, ({ request }) => {
+      const path = new URL(request.url).pathname;
+      const methods = new Set(
+        listRoutes()
+          .filter(({ route }) => new RegExp(`^${route.path.replace(/:[a-z_]+/g, "[^/]+")}$`).test(path))
+          .flatMap(({ route }) => (route.method === "GET" ? ["GET", "HEAD"] : [route.method])),
+      );
+      const allowed = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter(
+        (m) => m !== request.method && methods.has(m),
+      );
+      const reply =
+        allowed.length > 0
+          ? errorReply(
+              "method_not_allowed",
+              `${request.method} is not allowed here; use ${allowed.join(", ")}`,
+              { allowed },
+              { allow: allowed.join(", ") },
+            )
+          : errorReply("not_found", `No route ${request.method} ${path}`, { resource: "route" });
+      const headers = {
+        ...(request.headers.get("origin") ? CORS : {}),
+        "x-request-id": crypto.randomUUID(),
+        "content-type": JSON_TYPE,
+        ...reply.headers,
+      };
+      return new HttpResponse(JSON.stringify(reply.body), { status: reply.status, headers });
+    }),
   );
 
   return {
