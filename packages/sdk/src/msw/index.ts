@@ -9,6 +9,8 @@ import { type Scenarios, scenarios } from "./scenarios.js";
 import { MockState } from "./state.js";
 
 export type { FixtureOptions, Fixtures } from "./fixtures.js";
+export type { IdempotencyRecord, StoredAnswer } from "./idempotency.js";
+export { type RateHeaders, RateMeter } from "./limits.js";
 export type { Scenarios } from "./scenarios.js";
 export type { Fault, RecordedRequest } from "./state.js";
 export { MockState } from "./state.js";
