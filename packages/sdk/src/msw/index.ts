@@ -152,8 +152,17 @@ export const createGmiMocks = (options: GmiMockOptions = {}): GmiMocks => {
     const unknown = authenticate(request, options, state);
     const refused = unknown ? null : (authorize(route, state) ?? injected(name, request, state, requestId));
     if (unknown) answered = { reply: unknown, rate: null };
-    else if (refused) answered = { reply: refused, rate: state.limits.peek(plan, state.now()) };
-    else {
+    else if (refused) {
+      const rate: Record<string, string> = state.limits.peek(plan, state.now());
+      // An injected minute-window 429: the window is spent until Retry-After (the server's headers).
+      const error = (refused.body as { error?: { code?: string; details?: { window?: string } } }).error;
+      const retryAfter = refused.headers?.["retry-after"];
+      if (error?.code === "rate_limit_exceeded" && error.details?.window === "minute" && retryAfter) {
+        rate["x-ratelimit-remaining"] = "0";
+        rate["x-ratelimit-reset"] = retryAfter;
+      }
+      answered = { reply: refused, rate };
+    } else {
       answered = await admit(
         { name, route, request, params, url, requestId, text },
         state,

@@ -14,6 +14,8 @@ export interface Fault {
   times: number;
   routes?: RouteName[] | undefined;
   method?: "GET" | "POST" | undefined;
+  /** A fault that lasts a time: active until this instant of the mock's clock, `times` ignored. */
+  until?: number | undefined;
 }
 
 export interface RecordedRequest {
@@ -107,14 +109,20 @@ export class MockState {
 
   /** The first pending fault matching this request, consumed. */
   takeFault(route: RouteName, method: string, kind: Fault["kind"]): Fault | undefined {
+    const now = this.now();
     const fault = this.faults.find(
       (f) =>
         f.kind === kind &&
         f.times > 0 &&
+        (f.until === undefined || now < f.until) &&
         (!f.routes || f.routes.includes(route)) &&
         (!f.method || f.method === method),
     );
-    if (fault) fault.times--;
+    if (!fault) return undefined;
+    fault.times--;
+    // A timed fault answers with the seconds left, counting down (at least 1).
+    if (fault.until !== undefined)
+      return { ...fault, retryAfter: Math.max(1, Math.ceil((fault.until - now) / 1000)) };
     return fault;
   }
 
