@@ -1,6 +1,6 @@
 import { createGmiMocks, type GmiMockOptions, type GmiMocks } from "@gmi/sdk/msw";
 import { setupServer } from "msw/node";
-import { LATEST_DATE, NOW } from "./fixture.js";
+import { NOW } from "./fixture.js";
 import type { Account, KeySpec, Req, Session, Side } from "./scenario.js";
 import { sendOver } from "./send.js";
 
@@ -9,10 +9,10 @@ export type MockWorldOptions = Omit<GmiMockOptions, "baseUrl" | "apiKey" | "plan
 
 /**
  * The msw handlers of `@gmi/sdk/msw` under `setupServer` (msw/node): one mock per key of a
- * scenario, each on a base URL of its own, all loaded with the same world; their clock frozen at
+ * scenario, each on a base URL of its own, all serving the world the server exported; their clock frozen at
  * the server's NOW. Requests to anything else (the real server's port) pass through untouched.
  */
-export const startMockSide = async (world: MockWorldOptions = { latestDate: LATEST_DATE }): Promise<Side> => {
+export const startMockSide = async (world: MockWorldOptions): Promise<Side> => {
   const server = setupServer();
   server.listen({ onUnhandledFrame: "bypass" });
   let now = NOW;

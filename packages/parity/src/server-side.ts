@@ -11,10 +11,12 @@ import {
   setOrganizationStatus,
 } from "@gmi/server/src/data/accounts.js";
 import { issueApiKey, revokeApiKey } from "@gmi/server/src/data/keys.js";
+import { exportMockWorld } from "@gmi/server/src/data/mock-world.js";
 import { importLines } from "@gmi/server/src/jobs/import.js";
 import { redisBackedLimiter } from "@gmi/server/src/metering/failover-windows.js";
 import { leasedLimiterStore } from "@gmi/server/src/metering/leased-windows.js";
 import type { LimiterStore } from "@gmi/server/src/metering/window-store.js";
+import type { MockWorld } from "@gmi/sdk/msw";
 import { rollupDates } from "@gmi/server/src/rollup/rollup-dates.js";
 import { startTestApp, type TestApp, testConfig } from "@gmi/server/test/helpers/app.js";
 import { createTestDatabase, type TestDatabase } from "@gmi/server/test/helpers/database.js";
@@ -64,7 +66,7 @@ const holdableLimiter = (inner: LimiterStore) => {
  * TEST_DATABASE_URL), its rate windows in Redis (TEST_REDIS_URL) as in production, the fixture
  * imported with the server's import code and the dates rolled up, its clock frozen at NOW.
  */
-export const startServerSide = async (): Promise<Side> => {
+export const startServerSide = async (): Promise<Side & { world: MockWorld }> => {
   const redisUrl = process.env.TEST_REDIS_URL;
   if (!process.env.TEST_DATABASE_URL || !redisUrl) {
     throw new Error("the parity suite needs TEST_DATABASE_URL and TEST_REDIS_URL (see README, Tests)");
@@ -75,12 +77,15 @@ export const startServerSide = async (): Promise<Side> => {
   await ensurePlans(sql);
   const report = await importLines(database.db, fixtureLines(), undefined, { clock, maxErrors: 0 });
   if (report.rejected > 0) throw new Error(`fixture lines refused: ${JSON.stringify(report.errors)}`);
+  // The scoring the app is configured with (the defaults of config.ts).
+  const scoring = scoringOf(testConfig().analytics);
   await rollupDates(
     database.db,
     { end: LATEST_DATE, days: ROLLED_UP_DATES.length, force: true, today: LATEST_DATE },
-    // The scoring the app is configured with (the defaults of config.ts).
-    scoringOf(testConfig().analytics),
+    scoring,
   );
+  // The same data for the mocks: the rolled-up database as a mock world (gmi export-mock-world).
+  const world = await exportMockWorld(sql, { dates: ROLLED_UP_DATES, scoring });
 
   const prefix = `gmi:parity:${randomUUID()}:`;
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
@@ -131,6 +136,7 @@ export const startServerSide = async (): Promise<Side> => {
 
   return {
     name: "server",
+    world,
     async open(keys): Promise<Session> {
       const tokens: Record<string, string> = {};
       const accounts: Record<string, Account> = {};

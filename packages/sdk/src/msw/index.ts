@@ -1,14 +1,17 @@
 import { type ContractRoute, listRoutes, PLANS, type PlanSlug, SCOPES, type Scope } from "@gmi/contract";
+import type { MockWorld } from "@gmi/rules/world/types";
 import { delay, HttpResponse, http, type RequestHandler } from "msw";
 import type { RouteName } from "../types.js";
-import { buildFixtures, type FixtureOptions, type Fixtures } from "./fixtures.js";
+import { type FixtureOptions, type Fixtures, fixturesOf, generateWorld } from "./fixtures.js";
 import { errorReply, type Reply, type World } from "./reply.js";
 import { resolvers } from "./resolvers.js";
 import { admit } from "./respond.js";
 import { type Scenarios, scenarios } from "./scenarios.js";
 import { MockState } from "./state.js";
 
+export type { MockCatalog, MockPriceObservation, MockSnapshot, MockWorld } from "@gmi/rules/world/types";
 export type { FixtureOptions, Fixtures } from "./fixtures.js";
+export { generateWorld } from "./fixtures.js";
 export type { IdempotencyRecord, StoredAnswer } from "./idempotency.js";
 export { type RateHeaders, RateMeter } from "./limits.js";
 export type { Scenarios } from "./scenarios.js";
@@ -24,12 +27,17 @@ export interface GmiMockOptions extends FixtureOptions {
   plan?: PlanSlug | undefined;
   /** The key's scopes (default: all). */
   scopes?: Scope[] | undefined;
-  /** The window-end date answered when a request gives none (default `2026-11-20`). */
+  /** The generated world's latest date (default `2026-11-20`); ignored with `world`. */
   latestDate?: string | undefined;
   /** The mock's clock, in epoch milliseconds (default `Date.now`): rate windows, quota month, expiry. */
   now?: (() => number) | undefined;
   /** Who the key belongs to, as `/me` names it. */
   account?: { organization?: { id: number; name: string }; keyName?: string } | undefined;
+  /**
+   * What the mocks serve: a world exported from a real database (`gmi export-mock-world`), built
+   * from events (`worldFromEvents`) or written by hand. Default: a generated world (`generateWorld`).
+   */
+  world?: MockWorld | undefined;
 }
 
 export interface GmiMocks {
@@ -39,7 +47,10 @@ export interface GmiMocks {
   scenarios: Scenarios;
   /** What the mock saw (`state.requests`) and what it holds (plan, idempotency records). */
   state: MockState;
+  /** The world's latest 7d rows, all consoles: what a test most often compares with. */
   fixtures: Fixtures;
+  /** The world the handlers serve. */
+  world: MockWorld;
   baseUrl: string;
   /** Back to the defaults: no scenario, no recorded requests, no idempotency records. */
   reset(): void;
@@ -127,8 +138,10 @@ export const createGmiMocks = (options: GmiMockOptions = {}): GmiMocks => {
     { plan: options.plan ?? "pro", scopes: options.scopes ?? [...SCOPES] },
     options.now ?? Date.now,
   );
-  const fixtures = buildFixtures(options);
-  const world: World = { state, fixtures, latestDate: options.latestDate ?? "2026-11-20" };
+  const served =
+    options.world ?? generateWorld({ ...options, latestDate: options.latestDate ?? "2026-11-20" });
+  const world: World = { state, world: served, account: options.account };
+  let fixtures: Fixtures | undefined;
 
   const respond = async (name: RouteName, route: ContractRoute, request: Request, params: object) => {
     const requestId = crypto.randomUUID();
@@ -234,7 +247,11 @@ export const createGmiMocks = (options: GmiMockOptions = {}): GmiMocks => {
     handlers,
     scenarios: scenarios(state),
     state,
-    fixtures,
+    get fixtures() {
+      fixtures ??= fixturesOf(served);
+      return fixtures;
+    },
+    world: served,
     baseUrl,
     reset: () => state.reset(),
   };

@@ -5,6 +5,7 @@ import {
   type PlanLimits,
   type ValidationIssue,
 } from "@gmi/contract";
+import { batchShape } from "@gmi/rules/batch/requests";
 import type { RouteName } from "../types.js";
 import { CONFLICT_RETRY_AFTER, decide, fingerprintOf, isStored, RETENTION_MS } from "./idempotency.js";
 import type { RateHeaders } from "./limits.js";
@@ -58,23 +59,6 @@ export const validationReply = (issues: ValidationIssue[]): Reply => {
 
 const oneIssue = (location: ValidationIssue["location"], field: string, message: string) =>
   validationReply([{ location, field, message }]);
-
-/** The `requests` array checked whole before anything is charged (server: domain/batch/requests.ts). */
-const batchShape = (body: unknown, plan: PlanLimits): Reply | null => {
-  const requests =
-    body !== null && typeof body === "object" ? (body as { requests?: unknown }).requests : undefined;
-  if (requests === undefined) return oneIssue("body", "requests", "is required");
-  if (!Array.isArray(requests)) return oneIssue("body", "requests", "must be an array");
-  if (requests.length === 0) return oneIssue("body", "requests", "must hold at least one element");
-  if (requests.length > plan.max_batch_size) {
-    return errorReply(
-      "batch_too_large",
-      `A batch holds at most ${plan.max_batch_size} elements on this plan; this one has ${requests.length}`,
-      { max_items: plan.max_batch_size, received: requests.length },
-    );
-  }
-  return null;
-};
 
 export type Prepared = {
   name: RouteName;
@@ -163,8 +147,12 @@ export const admit = async (
     };
   }
 
-  const refusal = batchShape(body, plan);
-  const cost = refusal ? 1 : (body as { requests: unknown[] }).requests.length;
+  // The `requests` array checked whole before anything is charged (the server's rule).
+  const shape = batchShape(body, plan.max_batch_size);
+  const refusal: Reply | null = shape.ok
+    ? null
+    : { status: shape.refusal.status, body: shape.refusal.toBody() };
+  const cost = shape.ok ? shape.requests.length : 1;
   const work = (): Reply => {
     if (refusal) return refusal;
     const input = parseInput();
