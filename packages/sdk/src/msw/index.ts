@@ -140,7 +140,13 @@ export const createGmiMocks = (options: GmiMockOptions = {}): GmiMocks => {
   );
   const served =
     options.world ?? generateWorld({ ...options, latestDate: options.latestDate ?? "2026-11-20" });
-  const world: World = { state, world: served, account: options.account };
+  // The key's last four characters, as /me shows them, when the mock is given the key.
+  const lastFour = options.apiKey?.slice(-4);
+  const world: World = {
+    state,
+    world: served,
+    account: { ...options.account, ...(lastFour ? { lastFour } : {}) },
+  };
   let fixtures: Fixtures | undefined;
 
   const respond = async (name: RouteName, route: ContractRoute, request: Request, params: object) => {

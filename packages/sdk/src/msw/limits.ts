@@ -57,6 +57,11 @@ export class RateMeter {
     this.counts.day.set(day, (this.counts.day.get(day) ?? 0) + units);
   }
 
+  /** Units counted in the UTC day of `now` (the day window: `/me`'s `usage.day.used`). */
+  dayUsed(now: number): number {
+    return this.counts.day.get(Math.floor(now / DAY_MS)) ?? 0;
+  }
+
   /** X-RateLimit-* of the minute window as it stands (spec, Limits rule 2), charging nothing. */
   peek(plan: PlanLimits, now: number, extra = 0): RateHeaders {
     const [minute] = this.windows(plan, now);

@@ -33,7 +33,7 @@ export interface World {
   state: MockState;
   world: MockWorld;
   /** Who the key belongs to, as `/me` names it (createGmiMocks' `account`). */
-  account?: { organization?: { id: number; name: string }; keyName?: string } | undefined;
+  account?: { organization?: { id: number; name: string }; keyName?: string; lastFour?: string } | undefined;
 }
 
 export type Resolver = (input: Input, world: World) => Reply;

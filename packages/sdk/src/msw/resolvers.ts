@@ -4,6 +4,7 @@ import { unsignedCursors } from "@gmi/rules/pagination/cursor";
 import { type WorldReadName, worldReads } from "@gmi/rules/world/reads";
 import type { RouteName } from "../types.js";
 import { batchResolver } from "./batch.js";
+import { monthResetsAt, secondsUntil } from "./limits.js";
 import type { Input, Reply, Resolver, World } from "./reply.js";
 
 const DAY_MS = 86_400_000;
@@ -60,18 +61,28 @@ export const resolvers = {
     const { overage: _overage, ...plan } = PLANS[world.state.plan];
     const base = examples.accountRecord;
     const now = world.state.now();
+    const account = world.account;
     return {
       status: 200,
       body: {
         data: {
           ...base,
+          organization: { ...base.organization, ...account?.organization },
           plan,
-          api_key: { ...base.api_key, scopes: [...world.state.scopes] },
+          api_key: {
+            ...base.api_key,
+            ...(account?.keyName ? { name: account.keyName } : {}),
+            ...(account?.lastFour ? { last_four: account.lastFour } : {}),
+            scopes: [...world.state.scopes],
+          },
           usage: {
-            month: { ...base.usage.month, used: world.state.monthUsed, quota: plan.monthly_quota },
-            // The mock counts from its start or reset, which a test's month and day share.
-            day: {
+            month: {
               used: world.state.monthUsed,
+              quota: plan.monthly_quota,
+              resets_in: secondsUntil(monthResetsAt(now), now),
+            },
+            day: {
+              used: world.state.limits.dayUsed(now),
               limit: plan.rate_limit_per_day,
               resets_in: Math.ceil((DAY_MS - (now % DAY_MS)) / 1000),
             },

@@ -137,8 +137,9 @@ export const admit = async (
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
-  } catch (error) {
-    const message = `is not valid JSON (${(error as Error).message})`;
+  } catch {
+    // Fastify's own words for it, which the server passes on.
+    const message = "Body is not valid JSON but content-type is set to 'application/json'";
     return {
       reply: errorReply("validation_failed", `Invalid body: ${message}`, {
         issues: [{ location: "body", field: "", message }],
