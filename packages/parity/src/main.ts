@@ -27,7 +27,9 @@ const main = async () => {
   }
   const server = await startServerSide();
   // PARITY_SELF=1: the server against a second server, the same way (the suite's own determinism check).
-  const mock = process.env.PARITY_SELF ? await startServerSide() : await startMockSide({ world: server.world });
+  const mock = process.env.PARITY_SELF
+    ? await startServerSide()
+    : await startMockSide({ world: server.world });
   console.log(`parity: ${chosen.length} scenarios; allowed differences, by name:`);
   for (const a of ALLOWED) console.log(`  allowed: ${a.field}: ${a.why} (compared instead: ${a.instead})`);
   let differences = 0;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { SCOPES } from "@gmi/contract";
+import type { MockWorld } from "@gmi/sdk/msw";
 import { manualClock } from "@gmi/server/src/clock.js";
 import { scoringOf } from "@gmi/server/src/config.js";
 import {
@@ -16,7 +17,6 @@ import { importLines } from "@gmi/server/src/jobs/import.js";
 import { redisBackedLimiter } from "@gmi/server/src/metering/failover-windows.js";
 import { leasedLimiterStore } from "@gmi/server/src/metering/leased-windows.js";
 import type { LimiterStore } from "@gmi/server/src/metering/window-store.js";
-import type { MockWorld } from "@gmi/sdk/msw";
 import { rollupDates } from "@gmi/server/src/rollup/rollup-dates.js";
 import { startTestApp, type TestApp, testConfig } from "@gmi/server/test/helpers/app.js";
 import { createTestDatabase, type TestDatabase } from "@gmi/server/test/helpers/database.js";

@@ -1,10 +1,4 @@
-import {
-  type ContractRoute,
-  IdempotencyKeySchema,
-  PLANS,
-  type PlanLimits,
-  type ValidationIssue,
-} from "@gmi/contract";
+import { type ContractRoute, IdempotencyKeySchema, PLANS, type ValidationIssue } from "@gmi/contract";
 import { batchShape } from "@gmi/rules/batch/requests";
 import type { RouteName } from "../types.js";
 import { CONFLICT_RETRY_AFTER, decide, fingerprintOf, isStored, RETENTION_MS } from "./idempotency.js";
