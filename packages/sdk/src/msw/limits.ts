@@ -1,5 +1,4 @@
-import type { PlanLimits } from "@gmi/contract";
-import { errorReply, type Reply } from "./reply.js";
+import { CODE_TO_STATUS, type PlanLimits } from "@gmi/contract";
 
 // The server's limits, as it applies them (apps/server/src/metering/meter.ts, refusals.ts,
 // domain/limits/windows.ts), for one organization: fixed windows aligned to the UTC minute and day,
@@ -15,6 +14,16 @@ export const monthResetsAt = (now: number): number => {
   const d = new Date(now);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 };
+
+/** A refusal as a resolver's reply is shaped (reply.ts, not imported: state.ts imports this file). */
+export type Refusal = { status: number; body: unknown; headers: Record<string, string> };
+
+const refuse = (
+  code: "rate_limit_exceeded" | "quota_exceeded",
+  message: string,
+  details: Record<string, unknown>,
+  headers: Record<string, string>,
+): Refusal => ({ status: CODE_TO_STATUS[code], body: { error: { code, message, details } }, headers });
 
 export type RateHeaders = Record<"x-ratelimit-limit" | "x-ratelimit-remaining" | "x-ratelimit-reset", string>;
 
@@ -81,7 +90,7 @@ export class RateMeter {
     now: number,
     cost: number,
     quota: boolean,
-  ): { headers: RateHeaders; refusal?: Reply } {
+  ): { headers: RateHeaders; refusal?: Refusal } {
     const windows = this.windows(plan, now);
     const blocked = windows.find((w) => w.count + cost > w.limit);
     if (blocked) {
@@ -90,7 +99,7 @@ export class RateMeter {
       const limit = `Rate limit of ${blocked.limit} requests per ${blocked.name}`;
       const why =
         cost > 1 && left > 0 ? `: this request costs ${cost} units and ${left} are left` : " exceeded";
-      const refusal = errorReply(
+      const refusal = refuse(
         "rate_limit_exceeded",
         `${limit}${why}`,
         { window: blocked.name, limit: blocked.limit },
@@ -111,7 +120,7 @@ export class RateMeter {
         cost > 1 && left > 0
           ? `Monthly quota of ${cap} requests: this request costs ${cost} units and ${left} are left; ${resets}`
           : `Monthly quota of ${cap} requests used up; ${resets}`;
-      const refusal = errorReply(
+      const refusal = refuse(
         "quota_exceeded",
         message,
         { quota: cap, used: this.monthUsed, resets_in: resetsIn },
