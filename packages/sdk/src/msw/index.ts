@@ -9,6 +9,7 @@ import { admit } from "./respond.js";
 import { type Scenarios, scenarios } from "./scenarios.js";
 import { MockState } from "./state.js";
 
+export { worldFromEvents } from "@gmi/rules/world/from-events";
 export type { MockCatalog, MockPriceObservation, MockSnapshot, MockWorld } from "@gmi/rules/world/types";
 export type { FixtureOptions, Fixtures } from "./fixtures.js";
 export { generateWorld } from "./fixtures.js";
