@@ -1,10 +1,10 @@
 import { CODE_TO_STATUS, type ErrorCode } from "@gmi/contract";
+import type { MockWorld } from "@gmi/rules/world/types";
 import type { RouteName } from "../types.js";
-import type { Fixtures } from "./fixtures.js";
 import type { MockState } from "./state.js";
 
 // What a resolver is handed and what it answers: here rather than in resolvers.ts, so that the
-// resolvers kept in their own files (batch.ts, history.ts) do not import the table that imports them.
+// resolvers kept in their own files (batch.ts) do not import the table that imports them.
 
 export interface Reply {
   status: number;
@@ -12,6 +12,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Usage units (batch items); 1 by default. */
   units?: number;
+  /** `body` is the answer's text as stored (a replay), sent byte for byte. */
+  raw?: boolean;
 }
 
 /** A request as a resolver sees it: query and path already parsed by the contract's schemas. */
@@ -29,9 +31,9 @@ export interface Input {
 
 export interface World {
   state: MockState;
-  fixtures: Fixtures;
-  /** The window-end date answered when the request gives none. */
-  latestDate: string;
+  world: MockWorld;
+  /** Who the key belongs to, as `/me` names it (createGmiMocks' `account`). */
+  account?: { organization?: { id: number; name: string }; keyName?: string; lastFour?: string } | undefined;
 }
 
 export type Resolver = (input: Input, world: World) => Reply;

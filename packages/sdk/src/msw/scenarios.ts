@@ -11,18 +11,25 @@ interface Targeted {
 
 /** Ways to make a test face the API's failures, each as the real server would answer them. */
 export const scenarios = (state: MockState) => ({
-  /** `429 rate_limit_exceeded` with `Retry-After` (seconds) for the next `times` requests. */
-  rateLimited(options: Targeted & { retryAfter?: number; window?: "minute" | "day" } = {}) {
+  /**
+   * `429 rate_limit_exceeded` with `Retry-After` (seconds) for the next `times` requests, or, with
+   * `for: "window"`, for every request until `retryAfter` seconds have passed on the mock's clock
+   * (`Retry-After` counting down), as a spent server window does. A minute-window 429 says
+   * `X-RateLimit-Remaining: 0` and `X-RateLimit-Reset` = `Retry-After`, as the server's does.
+   */
+  rateLimited(options: Targeted & { retryAfter?: number; window?: "minute" | "day"; for?: "window" } = {}) {
     const window = options.window ?? "minute";
     const plan = PLANS[state.plan];
+    const retryAfter = options.retryAfter ?? 1;
     state.faults.push({
       kind: "error",
       status: 429,
       code: "rate_limit_exceeded",
-      retryAfter: options.retryAfter ?? 1,
+      retryAfter,
       details: { window, limit: window === "minute" ? plan.rate_limit_per_minute : plan.rate_limit_per_day },
-      times: options.times ?? 1,
+      times: options.for === "window" ? Number.POSITIVE_INFINITY : (options.times ?? 1),
       routes: options.routes,
+      ...(options.for === "window" ? { until: state.now() + retryAfter * 1000 } : {}),
     });
   },
   /** `402 quota_exceeded` on every request until `reset()`; `Retry-After` is the seconds to the reset. */
@@ -60,17 +67,19 @@ export const scenarios = (state: MockState) => ({
   slow(ms: number, options: Targeted = {}) {
     state.faults.push({ kind: "delay", delayMs: ms, times: options.times ?? 1, routes: options.routes });
   },
-  /** `401 unauthorized` for every request: the key expired or was revoked. */
-  expiredKey() {
-    state.expiredKey = true;
+  /** `401 unauthorized` for every request: the key expired (or, with `revoked`, was revoked). */
+  expiredKey(options: { revoked?: boolean } = {}) {
+    if (options.revoked) state.revokedKey = true;
+    else state.expiredKey = true;
   },
   /** `403 insufficient_scope` (`details.required_scope`) on every route needing `scope`. */
   missingScope(scope: Scope) {
     state.scopes.delete(scope);
   },
-  /** `403 account_inactive` for every request. */
-  accountInactive() {
+  /** `403 account_inactive` for every request: the organization (or the key's API client) is suspended. */
+  accountInactive(options: { subject?: "organization" | "api_client" } = {}) {
     state.inactive = true;
+    state.inactiveSubject = options.subject ?? "organization";
   },
   /** Batch items of these game ids fail with `status` (429 or 5xx: retryable) the next `times` times. */
   failItems(ids: number[], options: { status?: number; times?: number } = {}) {
