@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { createServer, type ViteDevServer } from "vite";
 
 /**
@@ -25,23 +26,23 @@ export const startDevServer = async (options: {
   return server;
 };
 
-const valueOf = (args: string[], name: string): string | undefined => {
-  const at = args.indexOf(name);
-  return at === -1 ? undefined : args[at + 1];
-};
-
 if (import.meta.main) {
-  const args = process.argv.slice(2);
-  const port = valueOf(args, "--port");
+  const { values } = parseArgs({
+    options: {
+      mock: { type: "boolean", default: false },
+      port: { type: "string" },
+      host: { type: "string" },
+    },
+  });
   const server = await startDevServer({
-    mock: args.includes("--mock"),
-    ...(port === undefined ? {} : { port: Number(port) }),
-    ...(valueOf(args, "--host") === undefined ? {} : { host: valueOf(args, "--host") }),
+    mock: values.mock,
+    ...(values.port === undefined ? {} : { port: Number(values.port) }),
+    ...(values.host === undefined ? {} : { host: values.host }),
   });
   server.printUrls();
-  if (args.includes("--mock"))
+  if (values.mock)
     console.log(
-      "  Mock mode: the API is msw in the browser; ?scenario=rate-limited (or the panel) picks a failure.",
+      "  Mock mode: the API is msw in this browser; ?scenario=rate-limited (or the panel) picks a failure.",
     );
   server.bindCLIShortcuts({ print: true });
 }
