@@ -45,7 +45,7 @@ const holdFor = (gmi: GmiMocks, seconds: number, apply: () => void) => {
 
 const none = () => () => {};
 
-export const MOCK_SCENARIOS = {
+const scenarios = {
   none: { label: "None: every call answers", start: none },
   "rate-limited": {
     label: "429: the minute's limit is spent (Retry-After countdown)",
@@ -89,7 +89,8 @@ export const MOCK_SCENARIOS = {
   },
 } satisfies Record<string, MockScenario>;
 
-export type MockScenarioName = keyof typeof MOCK_SCENARIOS;
+export type MockScenarioName = keyof typeof scenarios;
+export const MOCK_SCENARIOS: Record<MockScenarioName, MockScenario> = scenarios;
 
 export interface MockSettings {
   scenario: MockScenarioName;
