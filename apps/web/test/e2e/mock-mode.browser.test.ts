@@ -78,6 +78,13 @@ describe.skipIf(!haveChromium)("the dashboard in mock mode, with no server", () 
     expect(
       axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
     ).toEqual([]);
+    // The panel fits a phone's screen too.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot("01-leaderboard-390");
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 860 });
   });
 
   it("opens a game's page from the leaderboard", async () => {
