@@ -73,6 +73,56 @@ describe("BoundedMap", () => {
     expect(map.weight).toBe(0);
   });
 
+  it("evicts exactly as a walk begun afresh from the oldest entry would, with the walk kept between calls", () => {
+    // The reference: second chance with a new walk from the oldest entry at every eviction.
+    const reference = new Map<number, { weight: number; used: boolean }>();
+    let referenceWeight = 0;
+    const evictReference = () => {
+      for (const [key, slot] of reference) {
+        if (reference.size <= 40 && referenceWeight <= 3_000) return;
+        reference.delete(key);
+        if (slot.used) reference.set(key, { ...slot, used: false });
+        else referenceWeight -= slot.weight;
+      }
+    };
+    const map = new BoundedMap<number, number>(40, 3_000);
+    let seed = 11;
+    const random = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return Math.floor((seed / 2_147_483_648) * below);
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const key = random(300);
+      const op = random(10);
+      const known = reference.get(key);
+      if (op < 5) {
+        map.get(key);
+        if (known) known.used = true;
+      } else if (op < 9) {
+        const weight = random(150);
+        map.set(key, key, weight);
+        if (known) {
+          reference.delete(key);
+          referenceWeight -= known.weight;
+        }
+        if (weight <= 3_000) {
+          reference.set(key, { weight, used: false });
+          referenceWeight += weight;
+          evictReference();
+        }
+      } else {
+        map.delete(key);
+        if (known) {
+          reference.delete(key);
+          referenceWeight -= known.weight;
+        }
+      }
+      if (i % 97 === 0) expect([...map.entries()].map(([k]) => k)).toEqual([...reference.keys()]);
+    }
+    expect([...map.entries()].map(([k]) => k)).toEqual([...reference.keys()]);
+    expect(map.weight).toBe(referenceWeight);
+  });
+
   it("weighs an entry later only if it still holds the value", () => {
     const map = new BoundedMap<string, { until: number }>(10, 50);
     const first = { until: 1 };

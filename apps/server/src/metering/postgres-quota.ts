@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "../clock.js";
 import type { Sql } from "../data/sql.js";
 import { prepared } from "../data/sql.js";
 import { LEASE_DIVISOR } from "../domain/limits/lease.js";
@@ -50,11 +51,12 @@ type Reserved = { before: number; extra: number | null };
  */
 export const pgUsageStore = (
   sql: Sql,
-  options: { flushMs: number; onError?: (error: unknown) => void; waitMs?: number },
+  options: { flushMs: number; onError?: (error: unknown) => void; waitMs?: number; clock?: Clock },
 ): UsageStore => {
   const waitMs = options.waitMs ?? 0;
-  const rows = usageRows(sql, { flushMs: options.flushMs, waitMs });
-  const log = usageFlushLog(sql, { rows, ...(options.onError ? { onError: options.onError } : {}) });
+  const clock = options.clock ?? systemClock;
+  const rows = usageRows(sql, { flushMs: options.flushMs, waitMs, clock });
+  const log = usageFlushLog(sql, { rows, clock, ...(options.onError ? { onError: options.onError } : {}) });
   const ledger = leaseLedger<Reserved>();
 
   const flush = async () => {

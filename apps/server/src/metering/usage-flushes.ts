@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { type Clock, systemClock } from "../clock.js";
 import type { Sql } from "../data/sql.js";
 import type { UsageWrite } from "../data/usage-writes.js";
 import { purgeUsageWriteIds, usageWriteStatement } from "../data/usage-writes.js";
@@ -28,17 +29,21 @@ const toWrite = ({ id, deltas }: Unconfirmed): UsageWrite => ({
  */
 export const usageFlushLog = (
   sql: Sql,
-  { rows, onError }: { rows: UsageRows; onError?: (error: unknown) => void },
+  {
+    rows,
+    onError,
+    clock = systemClock,
+  }: { rows: UsageRows; onError?: (error: unknown) => void; clock?: Clock },
 ) => {
   let buffered = new Map<string, number>();
   let unconfirmed: Unconfirmed[] = [];
   /** Writes a caller's statement is applying now (`writeWith`). */
   const applying = new Set<Unconfirmed>();
-  let purgedAt = Date.now();
+  let purgedAt = clock.now();
 
   const purgeIds = () => {
-    if (Date.now() - purgedAt < PURGE_EVERY_MS) return;
-    purgedAt = Date.now();
+    if (clock.now() - purgedAt < PURGE_EVERY_MS) return;
+    purgedAt = clock.now();
     purgeUsageWriteIds(sql).catch((error: unknown) => onError?.(error));
   };
 

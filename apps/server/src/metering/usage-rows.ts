@@ -1,4 +1,5 @@
 import { BoundedMap } from "../caches/bounded-map.js";
+import { type Clock, systemClock } from "../clock.js";
 import type { Sql } from "../data/sql.js";
 import { withReadTimeout } from "../data/sql.js";
 import { billingMonth, monthStartsAt } from "../domain/limits/windows.js";
@@ -21,7 +22,10 @@ const ROWS_KEPT = 10_000;
  * of this server to the row, begun or ended (`writing`), makes the next read go to the row, so on
  * one server the usage /me shows is exact. A read waits at most `waitMs` (withReadTimeout).
  */
-export const usageRows = (sql: Sql, { flushMs, waitMs }: { flushMs: number; waitMs: number }) => {
+export const usageRows = (
+  sql: Sql,
+  { flushMs, waitMs, clock = systemClock }: { flushMs: number; waitMs: number; clock?: Clock },
+) => {
   const reads = withReadTimeout(sql, waitMs);
   /** Writes of this server to each row, counted as they begin and as they end. */
   const writes = new Map<string, number>();
@@ -49,7 +53,7 @@ export const usageRows = (sql: Sql, { flushMs, waitMs }: { flushMs: number; wait
     async readRecently(organizationId: number, month: string) {
       const k = usageKey(organizationId, month);
       const before = writes.get(k) ?? 0;
-      const now = Date.now();
+      const now = clock.now();
       const known = kept.get(k);
       if (known && known.writes === before && now - known.readAt < flushMs) return known.used;
       const used = await read(organizationId, month);
@@ -70,7 +74,7 @@ export const usageRows = (sql: Sql, { flushMs, waitMs }: { flushMs: number; wait
 
     /** Write counts are kept for this month and the last (run at each flush). */
     forgetOldMonths() {
-      const now = Date.now();
+      const now = clock.now();
       const current = billingMonth(now);
       const previous = billingMonth(monthStartsAt(now) - 1);
       for (const k of writes.keys()) {
