@@ -68,6 +68,23 @@ module.exports = {
       to: { path: under(SERVER, "db/tables/"), dependencyTypesNot: ["type-only"] },
     },
     {
+      name: "rules-pure",
+      comment:
+        "packages/rules (the rules the server and the SDK's mocks share) imports nothing of ours but the " +
+        "contract: no server, no SDK, no other package.",
+      severity: "error",
+      from: { path: "^packages/rules/src/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^(apps|examples|packages/(?!rules/|contract/))" },
+    },
+    {
+      name: "rules-portable",
+      comment:
+        "packages/rules runs in browsers too (the SDK's msw entry bundles it): no Node built-in modules.",
+      severity: "error",
+      from: { path: "^packages/rules/src/", pathNot: "\\.test\\.ts$" },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
       name: "sdk-internal-private",
       comment:
         "packages/sdk/src/internal/ is private: public files import it, never the reverse (openai-node's " +

@@ -38,7 +38,8 @@ describe("the msw handlers", () => {
     await gmiClient.intelligence.conditions(101);
     const history = await gmiClient.intelligence.history(101);
     expect(history.data.points).toHaveLength(30);
-    expect(history.data.points.at(-1)?.liquidity_score).toBe(gmi.fixtures.profiles.get(101)?.liquidity_score);
+    const today = await gmiClient.intelligence.get(101, { period: "day" });
+    expect(history.data.points.at(-1)?.liquidity_score).toBe(today.data.liquidity_score);
     await gmiClient.intelligence.history(101, { period: "7d", from: "2026-11-01", to: "2026-11-30" });
     await gmiClient.searches.conditions();
     await gmiClient.searches.gameConditions(101);

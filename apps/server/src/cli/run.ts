@@ -57,6 +57,10 @@ export const usage = (cli: string) => `Usage: ${cli} <command> [flags] [--json]
   seed --demo [--scale small|large|N] [--seed S] [--end-date YYYY-MM-DD] [--rollup-days N] [--add]
                                                 generate the demo marketplace and roll it up
                                                 (--add: into a database that already has events)
+  export-mock-world [--date YYYY-MM-DD] [--days N] [--out FILE]
+                                                the catalog and the snapshots of N dates (default 30)
+                                                ending at --date (default: the latest) as a mock world
+                                                for @gmi/sdk/msw's installGmiMocks({ world })
 
 With --json every command prints exactly one JSON object on stdout (errors: {"error":{...}}).
 Without DATABASE_URL, commands use the embedded database under DATA_DIR: the running server's
@@ -76,6 +80,10 @@ export const runCli = async (argv: string[], deps: CliDeps = {}): Promise<number
   try {
     if (group === "migrate")
       return await (await import("./commands/migrate.js")).runMigrate(argv.slice(1), io);
+    if (group === "export-mock-world") {
+      const { runExportMockWorld } = await import("./commands/export-mock-world.js");
+      return await runExportMockWorld(argv.slice(1), io);
+    }
     if (DATA_COMMANDS.has(group)) {
       const { runAnalyticsCommand } = await import("./commands/analytics.js");
       return await runAnalyticsCommand(group as "import" | "rollup" | "seed", argv.slice(1), io);

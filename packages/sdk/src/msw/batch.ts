@@ -1,59 +1,45 @@
 import { PLANS } from "@gmi/contract";
-import { errorReply, type Input, issuesOf, type Reply, type Resolver, type World } from "./reply.js";
+import { type BatchItem, buildItems, summarize } from "@gmi/rules/batch/items";
+import { batchShape, parseElements } from "@gmi/rules/batch/requests";
+import { ApiError } from "@gmi/rules/errors";
+import { snapshotFor, worldProfiles } from "@gmi/rules/world/reads";
+import type { ZodTypeAny, z } from "zod";
+import { errorReply, type Input, type Reply, type Resolver, type World } from "./reply.js";
 
-interface ElementSchema {
-  safeParse(
-    value: unknown,
-  ):
-    | { success: true; data: { game_id?: number; id?: number } }
-    | { success: false; error: { issues: Array<{ path: Array<string | number>; message: string }> } };
-}
-
+/** An item failure injected by `scenarios.failItems`, in the shape the server gives it. */
 const itemError = (status: number, id: number, input: Input, world: World) => {
   if (status === 429) {
     const limit = PLANS[world.state.plan].rate_limit_per_minute;
+    const details = { window: "minute" as const, limit };
     return {
       status,
-      error: {
-        code: "rate_limit_exceeded",
-        message: `Item ${id}: rate limit`,
-        details: { window: "minute", limit },
-      },
+      error: new ApiError("rate_limit_exceeded", `Item ${id}: rate limit`, details).toBody().error,
     };
   }
   if (status === 503)
-    return { status, error: { code: "service_unavailable", message: `Item ${id}: unavailable` } };
+    return { status, error: new ApiError("service_unavailable", `Item ${id}: unavailable`).toBody().error };
+  const details = { request_id: input.requestId };
   return {
     status,
-    error: {
-      code: "server_error",
-      message: `Item ${id}: unexpected error`,
-      details: { request_id: input.requestId },
-    },
+    error: new ApiError("server_error", `Item ${id}: unexpected error`, details).toBody().error,
   };
 };
 
 /**
- * Both batch routes (spec, POST /intelligence/batch and docs/decisions.md): per-item outcomes in
- * request order, 207 when any item failed, `max_batch_size` of the plan, idempotent replays.
+ * Both batch routes, by the server's rules (`@gmi/rules/batch`): the whole-batch checks and plan
+ * cap, per-element 422s, items in request order, 207 when any failed; rows from the world's
+ * snapshot of the period and date. Idempotent replays are the mock's own (a map of keys).
  */
 export const batchResolver =
-  (find: (world: World, id: number) => object | undefined, element: ElementSchema): Resolver =>
+  <S extends ZodTypeAny>(
+    kind: "intelligence" | "signals",
+    element: S,
+    idOf: (e: z.output<S>) => number,
+  ): Resolver =>
   (input, world) => {
     const { state } = world;
-    const requests = (input.body as { requests?: unknown } | undefined)?.requests;
-    if (!Array.isArray(requests) || requests.length === 0) {
-      return errorReply("validation_failed", "requests must hold at least one element", {
-        issues: [{ location: "body", field: "requests", message: "must hold at least one element" }],
-      });
-    }
-    const max = PLANS[state.plan].max_batch_size;
-    if (requests.length > max) {
-      return errorReply("batch_too_large", `At most ${max} elements per batch on this plan`, {
-        max_items: max,
-        received: requests.length,
-      });
-    }
+    const shape = batchShape(input.body, PLANS[state.plan].max_batch_size);
+    if (!shape.ok) return { status: shape.refusal.status, body: shape.refusal.toBody() };
     const key = input.idempotencyKey;
     const fingerprint = `${input.route} ${input.url.search} ${JSON.stringify(input.body)}`;
     const stored = key === null ? undefined : state.idempotency.get(key);
@@ -70,36 +56,26 @@ export const batchResolver =
         units: 0,
       };
     }
-
-    const data = requests.map((raw, i) => {
-      const parsed = element.safeParse(raw);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map((issue) => ({
-          ...issue,
-          path: ["requests", i, ...issue.path],
-        }));
-        return {
-          status: 422,
-          error: { code: "validation_failed", message: "Invalid element", details: issuesOf("body", issues) },
-        };
-      }
-      const id = (parsed.data.game_id ?? parsed.data.id) as number;
-      const failure = state.takeItemFault(id);
-      if (failure !== undefined) return itemError(failure, id, input, world);
-      return { status: 200, data: find(world, id) ?? { game_id: id, found: false } };
+    let ref: { period: "day" | "7d" | "30d"; date: string };
+    try {
+      ref = snapshotFor(world.world, input.query.period, input.query.date, state.now());
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return { status: error.status, body: error.toBody() };
+    }
+    const rows = worldProfiles(world.world, ref)[kind];
+    const dataOf = (id: number) => rows(id) ?? { game_id: id, found: false as const };
+    const items = parseElements(shape.requests, element, idOf).map((e) => {
+      const failure = e.ok ? state.takeItemFault(e.id) : undefined;
+      return e.ok && failure !== undefined
+        ? itemError(failure, e.id, input, world)
+        : buildItems([e], dataOf)[0];
     });
-    const failed = data.filter((item) => item.status >= 300).length;
+    const { status, batch } = summarize(items as BatchItem<unknown>[]);
     const reply: Reply = {
-      status: failed > 0 ? 207 : 200,
-      body: {
-        data,
-        meta: {
-          period: input.query.period,
-          period_date: input.query.date ?? world.latestDate,
-          batch: { total: data.length, succeeded: data.length - failed, failed },
-        },
-      },
-      units: data.length,
+      status,
+      body: { data: items, meta: { period: ref.period, period_date: ref.date, batch } },
+      units: items.length,
     };
     if (key !== null) state.idempotency.set(key, { fingerprint, status: reply.status, body: reply.body });
     return reply;

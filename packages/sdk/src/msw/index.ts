@@ -7,15 +7,18 @@ import {
   SCOPES,
   type Scope,
 } from "@gmi/contract";
+import type { MockWorld } from "@gmi/rules/world/types";
 import { delay, HttpResponse, http, type RequestHandler } from "msw";
 import type { RouteName } from "../types.js";
-import { buildFixtures, type FixtureOptions, type Fixtures } from "./fixtures.js";
+import { type FixtureOptions, type Fixtures, fixturesOf, generateWorld } from "./fixtures.js";
 import { errorReply, issuesOf, type Reply, type World } from "./reply.js";
 import { resolvers } from "./resolvers.js";
 import { type Scenarios, scenarios } from "./scenarios.js";
 import { MockState } from "./state.js";
 
+export type { MockCatalog, MockPriceObservation, MockSnapshot, MockWorld } from "@gmi/rules/world/types";
 export type { FixtureOptions, Fixtures } from "./fixtures.js";
+export { generateWorld } from "./fixtures.js";
 export type { Scenarios } from "./scenarios.js";
 export type { Fault, RecordedRequest } from "./state.js";
 export { MockState } from "./state.js";
@@ -29,8 +32,13 @@ export interface GmiMockOptions extends FixtureOptions {
   plan?: PlanSlug | undefined;
   /** The key's scopes (default: all). */
   scopes?: Scope[] | undefined;
-  /** The window-end date answered when a request gives none (default `2026-11-20`). */
+  /** The generated world's latest date (default `2026-11-20`); ignored with `world`. */
   latestDate?: string | undefined;
+  /**
+   * What the mocks serve: a world exported from a real database (`gmi export-mock-world`), built
+   * from events (`worldFromEvents`) or written by hand. Default: a generated world (`generateWorld`).
+   */
+  world?: MockWorld | undefined;
 }
 
 export interface GmiMocks {
@@ -40,7 +48,10 @@ export interface GmiMocks {
   scenarios: Scenarios;
   /** What the mock saw (`state.requests`) and what it holds (plan, idempotency records). */
   state: MockState;
+  /** The world's latest 7d rows, all consoles: what a test most often compares with. */
   fixtures: Fixtures;
+  /** The world the handlers serve. */
+  world: MockWorld;
   baseUrl: string;
   /** Back to the defaults: no scenario, no recorded requests, no idempotency records. */
   reset(): void;
@@ -123,8 +134,10 @@ const gate = (
 export const createGmiMocks = (options: GmiMockOptions = {}): GmiMocks => {
   const baseUrl = (options.baseUrl ?? "https://api.gmi.test").replace(/\/+$/, "");
   const state = new MockState({ plan: options.plan ?? "pro", scopes: options.scopes ?? [...SCOPES] });
-  const fixtures = buildFixtures(options);
-  const world: World = { state, fixtures, latestDate: options.latestDate ?? "2026-11-20" };
+  const served =
+    options.world ?? generateWorld({ ...options, latestDate: options.latestDate ?? "2026-11-20" });
+  const world: World = { state, world: served };
+  let fixtures: Fixtures | undefined;
 
   const respond = async (name: RouteName, route: ContractRoute, request: Request, params: object) => {
     const requestId = crypto.randomUUID();
@@ -199,7 +212,11 @@ export const createGmiMocks = (options: GmiMockOptions = {}): GmiMocks => {
     handlers,
     scenarios: scenarios(state),
     state,
-    fixtures,
+    get fixtures() {
+      fixtures ??= fixturesOf(served);
+      return fixtures;
+    },
+    world: served,
     baseUrl,
     reset: () => state.reset(),
   };

@@ -1,10 +1,10 @@
 import { CODE_TO_STATUS, type ErrorCode } from "@gmi/contract";
+import type { MockWorld } from "@gmi/rules/world/types";
 import type { RouteName } from "../types.js";
-import type { Fixtures } from "./fixtures.js";
 import type { MockState } from "./state.js";
 
 // What a resolver is handed and what it answers: here rather than in resolvers.ts, so that the
-// resolvers kept in their own files (batch.ts, history.ts) do not import the table that imports them.
+// resolvers kept in their own files (batch.ts) do not import the table that imports them.
 
 export interface Reply {
   status: number;
@@ -29,9 +29,7 @@ export interface Input {
 
 export interface World {
   state: MockState;
-  fixtures: Fixtures;
-  /** The window-end date answered when the request gives none. */
-  latestDate: string;
+  world: MockWorld;
 }
 
 export type Resolver = (input: Input, world: World) => Reply;

@@ -18,11 +18,11 @@ import { importCommand } from "./import.js";
 type Context = { db: Database; scoring: ScoringConfig; io: CliIo; json: boolean; cli: string };
 
 /** Runs a data command on the configured database; `command` is what it runs, for messages. */
-export const withAnalyticsDatabase = async (
+export const withAnalyticsDatabase = async <T>(
   io: CliIo,
   json: boolean,
   command: string,
-  work: (ctx: Context) => Promise<unknown>,
+  work: (ctx: Context) => Promise<T>,
 ) => {
   const config = loadConfig();
   const db = await openCliDatabase(config, `${config.cliName} ${command}`, io);
@@ -176,7 +176,7 @@ export const runAnalyticsCommand = async (
   io: CliIo,
 ) => {
   const json = args.includes("--json");
-  const result = await withAnalyticsDatabase(io, json, [name, ...args].join(" "), (ctx) =>
+  const result = await withAnalyticsDatabase<unknown>(io, json, [name, ...args].join(" "), (ctx) =>
     ANALYTICS_COMMANDS[name](args, ctx),
   );
   if (json) io.stdout(`${JSON.stringify(result)}\n`);

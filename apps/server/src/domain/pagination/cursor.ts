@@ -1,31 +1,23 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { validationFailed } from "../../errors.js";
+import {
+  type CursorBinding,
+  type CursorPayload,
+  type CursorPosition,
+  checkCursorPayload,
+  cursorPayload,
+  invalidCursor,
+} from "@gmi/rules/pagination/cursor";
 
-/** A keyset position: the sort-key values of the last row served, ending with its id. */
-export type CursorPosition = Array<string | number | null>;
-
-/** What a cursor is valid for: the endpoint and the parameters that choose the row set. */
-export type CursorBinding = { route: string; scope: Record<string, string | number | null | undefined> };
-
-const VERSION = 1;
-/** A cursor older than this is refused: a walk that old is better restarted than resumed. */
-export const CURSOR_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-
-type Payload = { v: number; r: string; s: string; p: CursorPosition; t: number };
-
-const canonicalScope = (scope: CursorBinding["scope"]) =>
-  JSON.stringify(
-    Object.keys(scope)
-      .sort()
-      .map((k) => [k, scope[k] ?? null]),
-  );
+export type { CursorBinding, CursorPosition } from "@gmi/rules/pagination/cursor";
+export { CURSOR_MAX_AGE_MS } from "@gmi/rules/pagination/cursor";
 
 const sign = (secret: string, body: string) => createHmac("sha256", secret).update(body).digest("base64url");
 
 /**
  * Opaque, signed keyset cursor: base64url(JSON payload) "." base64url(HMAC-SHA256). The signature
  * covers the endpoint and its scope parameters, so a cursor replayed on another endpoint, sort or
- * console filter is refused instead of serving a wrong page.
+ * console filter is refused instead of serving a wrong page. The payload and its checks are the
+ * shared rules' (the mocks use them unsigned).
  */
 export const encodeCursor = (
   secret: string,
@@ -33,18 +25,9 @@ export const encodeCursor = (
   position: CursorPosition,
   now: number,
 ) => {
-  const payload: Payload = {
-    v: VERSION,
-    r: binding.route,
-    s: canonicalScope(binding.scope),
-    p: position,
-    t: Math.floor(now / 1000),
-  };
-  const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+  const body = Buffer.from(JSON.stringify(cursorPayload(binding, position, now))).toString("base64url");
   return `${body}.${sign(secret, body)}`;
 };
-
-const invalid = (message: string) => validationFailed("query", "cursor", message);
 
 /** Throws 422 validation_failed naming `cursor` for a forged, corrupted, foreign or stale cursor. */
 export const decodeCursor = (
@@ -52,26 +35,21 @@ export const decodeCursor = (
   binding: CursorBinding,
   token: string,
   now: number,
-  maxAgeMs = CURSOR_MAX_AGE_MS,
+  maxAgeMs?: number,
 ): CursorPosition => {
   const [body, signature, extra] = token.split(".");
-  if (!body || !signature || extra !== undefined) throw invalid("is not a cursor issued by this service");
+  if (!body || !signature || extra !== undefined)
+    throw invalidCursor("is not a cursor issued by this service");
   const expected = Buffer.from(sign(secret, body));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw invalid("is not a cursor issued by this service");
+    throw invalidCursor("is not a cursor issued by this service");
   }
-  let payload: Payload;
+  let payload: CursorPayload;
   try {
-    payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Payload;
+    payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as CursorPayload;
   } catch {
-    throw invalid("is corrupted");
+    throw invalidCursor("is corrupted");
   }
-  if (payload.v !== VERSION || !Array.isArray(payload.p))
-    throw invalid("is from an older version of the service");
-  if (payload.r !== binding.route || payload.s !== canonicalScope(binding.scope)) {
-    throw invalid("belongs to another endpoint or other filters; restart from the first page");
-  }
-  if (now - payload.t * 1000 > maxAgeMs) throw invalid("has expired; restart from the first page");
-  return payload.p;
+  return checkCursorPayload(payload, binding, now, maxAgeMs);
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "../../demo/prng.js";
+import { mulberry32 } from "../prng.js";
 import { desc, stableSortDescBy } from "./ranking.js";
 
 describe("stableSortDescBy", () => {
