@@ -85,6 +85,14 @@ module.exports = {
       to: { dependencyTypes: ["core"] },
     },
     {
+      name: "parity-private",
+      comment:
+        "packages/parity (the parity suite) reaches into the server and the SDK; nothing may import it back.",
+      severity: "error",
+      from: { pathNot: "^packages/parity/" },
+      to: { path: "^packages/parity/" },
+    },
+    {
       name: "sdk-internal-private",
       comment:
         "packages/sdk/src/internal/ is private: public files import it, never the reverse (openai-node's " +

@@ -28,7 +28,16 @@ describe("chunking", () => {
       gmi.scenarios.plan(slug);
       gmi.scenarios.failItems([150, 250], { status: 503, times: 2 });
       const max = PLANS[slug].max_batch_size;
-      const result = await makeClient().intelligence.batch(ids);
+      // The mock keeps the plan's windows as the server does: 1,001 units pass a Free key's minute
+      // and day. This test is about chunks, so each of the mock's readings of time is a day later.
+      const clock = gmi.state.now;
+      let day = Date.parse("2026-11-01T00:00:00Z");
+      gmi.state.now = () => (day += 86_400_000);
+      const result = await makeClient()
+        .intelligence.batch(ids)
+        .finally(() => {
+          gmi.state.now = clock;
+        });
 
       expect(result.data.map((item, i) => (ids[i] === 0 ? 0 : itemId(item)))).toEqual(ids);
       expect(result.data.map((item) => item.status)).toEqual(ids.map((id) => (id === 0 ? 422 : 200)));

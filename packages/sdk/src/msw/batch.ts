@@ -1,10 +1,11 @@
 import { PLANS } from "@gmi/contract";
 import { type BatchItem, buildItems, summarize } from "@gmi/rules/batch/items";
-import { batchShape, parseElements } from "@gmi/rules/batch/requests";
+import { parseElements } from "@gmi/rules/batch/requests";
 import { ApiError } from "@gmi/rules/errors";
 import { snapshotFor, worldProfiles } from "@gmi/rules/world/reads";
 import type { ZodTypeAny, z } from "zod";
-import { errorReply, type Input, type Reply, type Resolver, type World } from "./reply.js";
+import type { Reply } from "./reply.js";
+import type { Input, Resolver, World } from "./resolver.js";
 
 /** An item failure injected by `scenarios.failItems`, in the shape the server gives it. */
 const itemError = (status: number, id: number, input: Input, world: World) => {
@@ -26,9 +27,9 @@ const itemError = (status: number, id: number, input: Input, world: World) => {
 };
 
 /**
- * Both batch routes, by the server's rules (`@gmi/rules/batch`): the whole-batch checks and plan
- * cap, per-element 422s, items in request order, 207 when any failed; rows from the world's
- * snapshot of the period and date. Idempotent replays are the mock's own (a map of keys).
+ * Both batch routes, by the server's rules (`@gmi/rules/batch`): per-element 422s, items in request
+ * order, 207 when any failed; rows from the world's snapshot of the period and date. The whole-batch
+ * checks, the charge and the Idempotency-Key are the admission's (respond.ts), as on the server.
  */
 export const batchResolver =
   <S extends ZodTypeAny>(
@@ -38,24 +39,7 @@ export const batchResolver =
   ): Resolver =>
   (input, world) => {
     const { state } = world;
-    const shape = batchShape(input.body, PLANS[state.plan].max_batch_size);
-    if (!shape.ok) return { status: shape.refusal.status, body: shape.refusal.toBody() };
-    const key = input.idempotencyKey;
-    const fingerprint = `${input.route} ${input.url.search} ${JSON.stringify(input.body)}`;
-    const stored = key === null ? undefined : state.idempotency.get(key);
-    if (stored) {
-      if (stored.fingerprint !== fingerprint) {
-        return errorReply("idempotency_key_reuse", "This Idempotency-Key was used with another payload", {
-          idempotency_key: key,
-        });
-      }
-      return {
-        status: stored.status,
-        body: stored.body,
-        headers: { "idempotency-replayed": "true" },
-        units: 0,
-      };
-    }
+    const requests = (input.body as { requests: unknown[] }).requests;
     let ref: { period: "day" | "7d" | "30d"; date: string };
     try {
       ref = snapshotFor(world.world, input.query.period, input.query.date, state.now());
@@ -65,7 +49,7 @@ export const batchResolver =
     }
     const rows = worldProfiles(world.world, ref)[kind];
     const dataOf = (id: number) => rows(id) ?? { game_id: id, found: false as const };
-    const items = parseElements(shape.requests, element, idOf).map((e) => {
+    const items = parseElements(requests, element, idOf).map((e) => {
       const failure = e.ok ? state.takeItemFault(e.id) : undefined;
       return e.ok && failure !== undefined
         ? itemError(failure, e.id, input, world)
@@ -77,6 +61,5 @@ export const batchResolver =
       body: { data: items, meta: { period: ref.period, period_date: ref.date, batch } },
       units: items.length,
     };
-    if (key !== null) state.idempotency.set(key, { fingerprint, status: reply.status, body: reply.body });
     return reply;
   };

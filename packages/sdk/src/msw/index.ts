@@ -1,24 +1,20 @@
-import {
-  type ContractRoute,
-  IdempotencyKeySchema,
-  listRoutes,
-  PLANS,
-  type PlanSlug,
-  SCOPES,
-  type Scope,
-} from "@gmi/contract";
+import { type ContractRoute, listRoutes, PLANS, type PlanSlug, SCOPES, type Scope } from "@gmi/contract";
 import type { MockWorld } from "@gmi/rules/world/types";
 import { delay, HttpResponse, http, type RequestHandler } from "msw";
 import type { RouteName } from "../types.js";
 import { type FixtureOptions, type Fixtures, fixturesOf, generateWorld } from "./fixtures.js";
-import { errorReply, issuesOf, type Reply, type World } from "./reply.js";
+import { errorReply, type Reply } from "./reply.js";
+import type { World } from "./resolver.js";
 import { resolvers } from "./resolvers.js";
+import { admit } from "./respond.js";
 import { type Scenarios, scenarios } from "./scenarios.js";
 import { MockState } from "./state.js";
 
 export type { MockCatalog, MockPriceObservation, MockSnapshot, MockWorld } from "@gmi/rules/world/types";
 export type { FixtureOptions, Fixtures } from "./fixtures.js";
 export { generateWorld } from "./fixtures.js";
+export type { IdempotencyRecord, StoredAnswer } from "./idempotency.js";
+export { type RateHeaders, RateMeter } from "./limits.js";
 export type { Scenarios } from "./scenarios.js";
 export type { Fault, RecordedRequest } from "./state.js";
 export { MockState } from "./state.js";
@@ -39,6 +35,10 @@ export interface GmiMockOptions extends FixtureOptions {
    * from events (`worldFromEvents`) or written by hand. Default: a generated world (`generateWorld`).
    */
   world?: MockWorld | undefined;
+  /** The mock's clock, in epoch milliseconds (default `Date.now`): rate windows, quota month, expiry. */
+  now?: (() => number) | undefined;
+  /** Who the key belongs to, as `/me` names it. */
+  account?: { organization?: { id: number; name: string }; keyName?: string } | undefined;
 }
 
 export interface GmiMocks {
@@ -65,51 +65,53 @@ export interface GmiMocks {
 const CORS = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers":
-    "x-request-id, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after, idempotency-replayed",
+    "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Idempotency-Replayed",
 };
+/** The server's preflight answer (plugins/cors.ts): no key needed, nothing charged. */
 const PREFLIGHT = {
-  ...CORS,
+  "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, OPTIONS",
-  "access-control-allow-headers": "authorization, content-type, idempotency-key",
+  "access-control-allow-headers":
+    "Authorization, Content-Type, Idempotency-Key, X-GMI-Client, X-GMI-Retry-Count",
   "access-control-max-age": "600",
 };
+const JSON_TYPE = "application/json; charset=utf-8";
 
-interface Parser {
-  safeParse(
-    value: unknown,
-  ):
-    | { success: true; data: unknown }
-    | { success: false; error: { issues: Array<{ path: Array<string | number>; message: string }> } };
-}
-
-/** Auth, account state, injected faults and input validation, in the order the server applies them. */
-const gate = (
-  name: RouteName,
-  route: ContractRoute,
-  request: Request,
-  options: GmiMockOptions,
-  state: MockState,
-  requestId: string,
-): Reply | undefined => {
-  const token = /^Bearer (\S+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
-  if (!token || (options.apiKey !== undefined && token !== options.apiKey) || state.expiredKey) {
-    return errorReply("unauthorized", "Missing, invalid, revoked or expired API key");
+/** The key and its account, worded as the server words them (domain/auth/authorize.ts). */
+const authenticate = (request: Request, options: GmiMockOptions, state: MockState) => {
+  const header = request.headers.get("authorization") ?? "";
+  const token = /^Bearer (\S+)$/i.exec(header)?.[1];
+  if (!token) return errorReply("unauthorized", "Send the API key as Authorization: Bearer <key>");
+  if (options.apiKey !== undefined && token !== options.apiKey) {
+    return errorReply("unauthorized", "The API key is not valid");
   }
+  if (state.revokedKey) return errorReply("unauthorized", "The API key has been revoked");
+  if (state.expiredKey) return errorReply("unauthorized", "The API key has expired");
+  return null;
+};
+
+const authorize = (route: ContractRoute, state: MockState) => {
   if (state.inactive) {
-    return errorReply("account_inactive", "The organization is not active", {
-      subject: "organization",
-      status: "suspended",
-    });
+    const subject = state.inactiveSubject;
+    const who = subject === "organization" ? "organization" : "API client";
+    return errorReply("account_inactive", `The ${who} is suspended`, { subject, status: "suspended" });
   }
   const scope = route.metadata.scope;
   if (scope && !state.scopes.has(scope)) {
-    return errorReply("insufficient_scope", `This key lacks the ${scope} scope`, { required_scope: scope });
+    return errorReply("insufficient_scope", `This endpoint needs the scope ${scope}`, {
+      required_scope: scope,
+    });
   }
+  return null;
+};
+
+/** The failures a test asked for (scenarios.ts), after the key and before the limits. */
+const injected = (name: RouteName, request: Request, state: MockState, requestId: string): Reply | null => {
   if (state.quotaResetsIn !== null) {
     const plan = PLANS[state.plan];
     return errorReply(
       "quota_exceeded",
-      "The monthly quota is used up",
+      `Monthly quota of ${plan.monthly_quota ?? 0} requests used up; it resets at the start of the next UTC month`,
       { quota: plan.monthly_quota ?? 0, used: state.monthUsed, resets_in: state.quotaResetsIn },
       { "retry-after": String(state.quotaResetsIn) },
     );
@@ -128,12 +130,15 @@ const gate = (
     const reply = errorReply(fault.code, `Injected ${fault.code}`, details[fault.code], headers);
     return { ...reply, status: fault.status };
   }
-  return undefined;
+  return null;
 };
 
 export const createGmiMocks = (options: GmiMockOptions = {}): GmiMocks => {
   const baseUrl = (options.baseUrl ?? "https://api.gmi.test").replace(/\/+$/, "");
-  const state = new MockState({ plan: options.plan ?? "pro", scopes: options.scopes ?? [...SCOPES] });
+  const state = new MockState(
+    { plan: options.plan ?? "pro", scopes: options.scopes ?? [...SCOPES] },
+    options.now ?? Date.now,
+  );
   const served =
     options.world ?? generateWorld({ ...options, latestDate: options.latestDate ?? "2026-11-20" });
   const world: World = { state, world: served };
@@ -143,59 +148,46 @@ export const createGmiMocks = (options: GmiMockOptions = {}): GmiMocks => {
     const requestId = crypto.randomUUID();
     const url = new URL(request.url);
     const idempotencyKey = request.headers.get("idempotency-key");
+    const text = route.method === "POST" ? await request.text() : "";
     let body: unknown;
-    let badJson = false;
-    if (route.method === "POST") {
-      const text = await request.text();
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        badJson = true;
-      }
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
     }
     state.requests.push({ route: name, method: request.method, url: request.url, idempotencyKey, body });
     if (state.takeFault(name, request.method, "network")) return HttpResponse.error();
     const slow = state.takeFault(name, request.method, "delay");
     if (slow) await delay(slow.delayMs ?? 0);
 
-    const reply = ((): Reply => {
-      const refused = gate(name, route, request, options, state, requestId);
-      if (refused) return refused;
-      const typed = route as unknown as { pathParams?: Parser; query?: Parser };
-      const path = typed.pathParams
-        ? typed.pathParams.safeParse(params)
-        : { success: true as const, data: {} };
-      if (!path.success)
-        return errorReply("validation_failed", "Invalid path", issuesOf("path", path.error.issues));
-      const query = typed.query
-        ? typed.query.safeParse(Object.fromEntries(url.searchParams))
-        : { success: true as const, data: {} };
-      if (!query.success) {
-        return errorReply("validation_failed", "Invalid query", issuesOf("query", query.error.issues));
-      }
-      if (idempotencyKey !== null && !IdempotencyKeySchema.safeParse(idempotencyKey).success) {
-        return errorReply("validation_failed", "Invalid Idempotency-Key", {
-          issues: [
-            { location: "header", field: "idempotency-key", message: "must be 1-255 printable characters" },
-          ],
-        });
-      }
-      if (badJson) {
-        return errorReply("validation_failed", "The body is not JSON", {
-          issues: [{ location: "body", field: "", message: "is not JSON" }],
-        });
-      }
-      const input = { route: name, query: query.data, path: path.data, body, url, idempotencyKey, requestId };
-      return resolvers[name](input, world);
-    })();
-
-    const headers = {
-      ...CORS,
+    const plan = PLANS[state.plan];
+    // A 401 says nothing of a plan: no X-RateLimit-* (the server's answer).
+    let answered: { reply: Reply; rate: Record<string, string> | null };
+    const unknown = authenticate(request, options, state);
+    const refused = unknown ? null : (authorize(route, state) ?? injected(name, request, state, requestId));
+    if (unknown) answered = { reply: unknown, rate: null };
+    else if (refused) answered = { reply: refused, rate: state.limits.peek(plan, state.now()) };
+    else {
+      answered = await admit(
+        { name, route, request, params, url, requestId, text },
+        state,
+        (query, path, parsed) =>
+          resolvers[name](
+            { route: name, query, path, body: parsed, url, idempotencyKey: null, requestId },
+            world,
+          ),
+      );
+    }
+    const { reply, rate } = answered;
+    const headers: Record<string, string> = {
+      ...(request.headers.get("origin") ? CORS : {}),
       "x-request-id": requestId,
-      ...state.meter(reply.units ?? 1, PLANS[state.plan].rate_limit_per_minute),
+      ...rate,
+      "content-type": JSON_TYPE,
       ...reply.headers,
     };
-    return HttpResponse.json(reply.body as Record<string, unknown>, { status: reply.status, headers });
+    const payload = reply.raw ? (reply.body as string) : JSON.stringify(reply.body);
+    return new HttpResponse(payload, { status: reply.status, headers });
   };
 
   const handlers: RequestHandler[] = listRoutes().map(({ name, route }) => {
@@ -205,7 +197,42 @@ export const createGmiMocks = (options: GmiMockOptions = {}): GmiMocks => {
     );
   });
   handlers.push(
-    http.options(`${baseUrl}/api/v1/*`, () => new HttpResponse(null, { status: 204, headers: PREFLIGHT })),
+    http.options(
+      `${baseUrl}/api/v1/*`,
+      () =>
+        new HttpResponse(null, {
+          status: 204,
+          headers: { ...PREFLIGHT, "x-request-id": crypto.randomUUID() },
+        }),
+    ),
+    // Anything else under the base URL: the server's 405 (a path of the contract, another method) or 404.
+    http.all(`${baseUrl}/*`, ({ request }) => {
+      const path = new URL(request.url).pathname;
+      const methods = new Set(
+        listRoutes()
+          .filter(({ route }) => new RegExp(`^${route.path.replace(/:[a-z_]+/g, "[^/]+")}$`).test(path))
+          .flatMap(({ route }) => (route.method === "GET" ? ["GET", "HEAD"] : [route.method])),
+      );
+      const allowed = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter(
+        (m) => m !== request.method && methods.has(m),
+      );
+      const reply =
+        allowed.length > 0
+          ? errorReply(
+              "method_not_allowed",
+              `${request.method} is not allowed here; use ${allowed.join(", ")}`,
+              { allowed },
+              { allow: allowed.join(", ") },
+            )
+          : errorReply("not_found", `No route ${request.method} ${path}`, { resource: "route" });
+      const headers = {
+        ...(request.headers.get("origin") ? CORS : {}),
+        "x-request-id": crypto.randomUUID(),
+        "content-type": JSON_TYPE,
+        ...reply.headers,
+      };
+      return new HttpResponse(JSON.stringify(reply.body), { status: reply.status, headers });
+    }),
   );
 
   return {

@@ -4,7 +4,8 @@ import { unsignedCursors } from "@gmi/rules/pagination/cursor";
 import { type WorldReadName, worldReads } from "@gmi/rules/world/reads";
 import type { RouteName } from "../types.js";
 import { batchResolver } from "./batch.js";
-import type { Input, Reply, Resolver, World } from "./reply.js";
+import type { Reply } from "./reply.js";
+import type { Input, Resolver, World } from "./resolver.js";
 
 const DAY_MS = 86_400_000;
 

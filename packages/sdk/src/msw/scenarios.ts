@@ -60,17 +60,19 @@ export const scenarios = (state: MockState) => ({
   slow(ms: number, options: Targeted = {}) {
     state.faults.push({ kind: "delay", delayMs: ms, times: options.times ?? 1, routes: options.routes });
   },
-  /** `401 unauthorized` for every request: the key expired or was revoked. */
-  expiredKey() {
-    state.expiredKey = true;
+  /** `401 unauthorized` for every request: the key expired (or, with `revoked`, was revoked). */
+  expiredKey(options: { revoked?: boolean } = {}) {
+    if (options.revoked) state.revokedKey = true;
+    else state.expiredKey = true;
   },
   /** `403 insufficient_scope` (`details.required_scope`) on every route needing `scope`. */
   missingScope(scope: Scope) {
     state.scopes.delete(scope);
   },
-  /** `403 account_inactive` for every request. */
-  accountInactive() {
+  /** `403 account_inactive` for every request: the organization (or the key's API client) is suspended. */
+  accountInactive(options: { subject?: "organization" | "api_client" } = {}) {
     state.inactive = true;
+    state.inactiveSubject = options.subject ?? "organization";
   },
   /** Batch items of these game ids fail with `status` (429 or 5xx: retryable) the next `times` times. */
   failItems(ids: number[], options: { status?: number; times?: number } = {}) {

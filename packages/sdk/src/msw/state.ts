@@ -1,5 +1,7 @@
 import type { ErrorCode, PlanSlug, Scope } from "@gmi/contract";
 import type { RouteName } from "../types.js";
+import type { IdempotencyRecord } from "./idempotency.js";
+import { RateMeter } from "./limits.js";
 
 /** A fault injected by a scenario: the next `times` matching requests get it instead of an answer. */
 export interface Fault {
@@ -23,33 +25,31 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-export interface StoredResponse {
-  fingerprint: string;
-  status: number;
-  body: unknown;
-}
-
 /** Everything a test can change, and everything it can observe, about the mocked API. */
 export class MockState {
   plan: PlanSlug;
   scopes: Set<Scope>;
   expiredKey = false;
+  revokedKey = false;
   inactive = false;
+  /** Whose suspension `inactive` is. */
+  inactiveSubject: "organization" | "api_client" = "organization";
   /** Seconds until the quota resets while exhausted; `null` when not exhausted. */
   quotaResetsIn: number | null = null;
   faults: Fault[] = [];
   /** Game id → the status its batch items fail with, and how many more times. */
   itemFaults = new Map<number, { status: number; times: number }>();
-  idempotency = new Map<string, StoredResponse>();
+  /** Idempotency-Key → its record (in flight, or the stored answer). */
+  idempotency = new Map<string, IdempotencyRecord>();
   requests: RecordedRequest[] = [];
-  /** Units used in the current one-minute window, and the month. */
-  windowStart = 0;
-  windowUsed = 0;
-  monthUsed = 0;
+  /** The organization's rate windows and monthly usage, as the server counts them. */
+  readonly limits = new RateMeter();
+  private hold: { reached: () => void; gate: Promise<void> } | null = null;
 
   constructor(
     private readonly defaults: { plan: PlanSlug; scopes: Scope[] },
-    readonly now: () => number = Date.now,
+    /** The mock's clock (rate windows, the quota's month, idempotency expiry). */
+    public now: () => number = Date.now,
   ) {
     this.plan = defaults.plan;
     this.scopes = new Set(defaults.scopes);
@@ -59,15 +59,50 @@ export class MockState {
     this.plan = this.defaults.plan;
     this.scopes = new Set(this.defaults.scopes);
     this.expiredKey = false;
+    this.revokedKey = false;
     this.inactive = false;
+    this.inactiveSubject = "organization";
     this.quotaResetsIn = null;
     this.faults = [];
     this.itemFaults.clear();
     this.idempotency.clear();
     this.requests = [];
-    this.windowStart = 0;
-    this.windowUsed = 0;
-    this.monthUsed = 0;
+    this.limits.reset();
+    this.hold = null;
+  }
+
+  /** Units of the monthly quota used so far. */
+  get monthUsed(): number {
+    return this.limits.monthUsed;
+  }
+  set monthUsed(units: number) {
+    this.limits.monthUsed = units;
+  }
+
+  /**
+   * Keeps the next batch with an Idempotency-Key in flight, just after its key is claimed, until
+   * `release`: a test sees what a second request with that key gets meanwhile (409).
+   */
+  holdNextBatch(): { reached: Promise<void>; release(): void } {
+    let release = () => {};
+    let reached = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const reachedPromise = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    this.hold = { reached, gate };
+    return { reached: reachedPromise, release };
+  }
+
+  /** Where a claimed batch waits when a hold is armed (holdNextBatch). */
+  async held(): Promise<void> {
+    const hold = this.hold;
+    if (!hold) return;
+    this.hold = null;
+    hold.reached();
+    await hold.gate;
   }
 
   /** The first pending fault matching this request, consumed. */
@@ -88,21 +123,5 @@ export class MockState {
     if (!fault || fault.times <= 0) return undefined;
     fault.times--;
     return fault.status;
-  }
-
-  /** Meters `units` and returns the rate-limit headers (reported, not enforced: scenarios inject 429s). */
-  meter(units: number, perMinute: number): Record<string, string> {
-    const now = this.now();
-    if (now - this.windowStart >= 60_000) {
-      this.windowStart = now;
-      this.windowUsed = 0;
-    }
-    this.windowUsed += units;
-    this.monthUsed += units;
-    return {
-      "x-ratelimit-limit": String(perMinute),
-      "x-ratelimit-remaining": String(Math.max(0, perMinute - this.windowUsed)),
-      "x-ratelimit-reset": String(Math.ceil((this.windowStart + 60_000 - now) / 1000)),
-    };
   }
 }
