@@ -1,4 +1,5 @@
-import { type GmiMocks, installGmiMocks } from "@gmi/sdk/msw";
+import { createGmiMocks, type GmiMocks } from "@gmi/sdk/msw";
+import { http, passthrough } from "msw";
 import { setupWorker } from "msw/browser";
 import type { Credentials } from "../session.js";
 import { MOCK_SCENARIOS, type MockSettings, settingsOf } from "./scenarios.js";
@@ -17,15 +18,21 @@ export interface MockApi {
  */
 export const startMockApi = async (): Promise<MockApi> => {
   const settings = settingsOf(location.search);
-  const gmi = installGmiMocks(setupWorker, { baseUrl: location.origin, plan: settings.plan });
-  await gmi.server.start({
+  const origin = location.origin;
+  const gmi = createGmiMocks({ baseUrl: origin, plan: settings.plan });
+  const worker = setupWorker(
+    // The page and its modules share the API's origin here: they go to the dev server. Without this
+    // the SDK's answer for unknown paths under its base URL (the server's 404) would take a reload.
+    http.all(new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/(?!api/)`), () => passthrough()),
+    ...gmi.handlers,
+  );
+  await worker.start({
     serviceWorker: { url: `${import.meta.env.BASE_URL}mockServiceWorker.js` },
-    // The page's own files (Vite's modules, the favicon) go to the dev server as usual.
     onUnhandledFrame: "bypass",
     quiet: true,
   });
   MOCK_SCENARIOS[settings.scenario].start(gmi, settings.seconds);
   // Handy in the console: `gmiMocks.scenarios.rateLimited({ retryAfter: 5 })`.
   Object.assign(globalThis, { gmiMocks: gmi });
-  return { gmi, settings, credentials: { apiKey: "gmi_live_mock", baseUrl: location.origin } };
+  return { gmi, settings, credentials: { apiKey: "gmi_live_mock", baseUrl: origin } };
 };

@@ -129,13 +129,13 @@ describe.skipIf(!haveChromium)("the dashboard in mock mode, with no server", () 
   });
 
   it("picks a 5xx burst with the panel; Try again works once the burst is over", async () => {
-    // The panel keeps the address's other settings: this burst lasts 3 s.
-    await open("?seconds=3");
+    // The panel keeps the address's other settings: this burst lasts 5 s.
+    await open("?seconds=5");
     await rows().first().waitFor();
     const panel = page.getByRole("form", { name: "Mock API" });
     await panel.getByLabel("Scenario").selectOption("server-errors");
     await panel.getByRole("button", { name: "Apply and reload" }).click();
-    await page.waitForURL(/\?seconds=3&scenario=server-errors#/);
+    await page.waitForURL(/\?seconds=5&scenario=server-errors#/);
     await page.getByText("The service had a problem").waitFor();
     expect(await page.locator(".notice").first().textContent()).toMatch(/Request id: [0-9a-f-]{36}\./);
     expect(apiAnswers.some((a) => a.status() === 503)).toBe(true);
@@ -148,7 +148,7 @@ describe.skipIf(!haveChromium)("the dashboard in mock mode, with no server", () 
           if (await retry.count()) await retry.first().click();
           return rows().count();
         },
-        { timeout: 20_000, interval: 1_000 },
+        { timeout: 30_000, interval: 1_000 },
       )
       .toBe(20);
   });
