@@ -41,7 +41,15 @@ export const config = defineConfig(({ mode }) => ({
         extends: true,
         // The dashboard in Debian's Chromium: built, against the real server; and in mock mode, on
         // Vite's dev server with no server at all (test/e2e).
-        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 240_000 },
+        // One file at a time: two Chromiums and a dev server beside the rest of `pnpm test` on two
+        // cores slowed the real-server file past its time-outs.
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
       },
     ],
   },
