@@ -2,32 +2,18 @@ import type { PlanLimits } from "@gmi/contract";
 import type { Clock } from "../clock.js";
 import type { UsageWrite } from "../data/usage-writes.js";
 import type { BatchCharge } from "../domain/limits/batch-cost.js";
-import type { RateWindow } from "../domain/limits/windows.js";
-import { billingMonth, rateWindows, secondsUntil } from "../domain/limits/windows.js";
+import type { RateLimitState, RateWindow } from "../domain/limits/windows.js";
+import { billingMonth, rateLimitHeaders, rateLimitState, rateWindows } from "../domain/limits/windows.js";
 import type { UsageStore } from "./quota-store.js";
 import { quotaRefusal, rateLimitRefusal } from "./refusals.js";
 import type { LimiterStore } from "./window-store.js";
 
 export type MeterDeps = { limiter: LimiterStore; usage: UsageStore; clock: Clock };
 
-/**
- * The X-RateLimit-* values: always the per-minute window's (spec, Limits rule 2), on every answer
- * that carries them, a 429 of the day window and a 402 included. The window that refused a request
- * is in its `details` and `Retry-After`.
- */
-export type RateLimitState = { limit: number; remaining: number; reset: number };
+export type { RateLimitState } from "../domain/limits/windows.js";
+export { rateLimitHeaders } from "../domain/limits/windows.js";
 
-export const rateLimitHeaders = (state: RateLimitState): Record<string, number> => ({
-  "x-ratelimit-limit": state.limit,
-  "x-ratelimit-remaining": state.remaining,
-  "x-ratelimit-reset": state.reset,
-});
-
-const stateOf = (window: RateWindow, count: number, now: number): RateLimitState => ({
-  limit: window.limit,
-  remaining: Math.max(0, window.limit - count),
-  reset: secondsUntil(window.resetsAt, now),
-});
+const stateOf = rateLimitState;
 
 /** An organization's windows at the clock's instant, computed once per charge. */
 type WindowsNow = { now: number; windows: RateWindow[]; minute: RateWindow; day: RateWindow };
