@@ -13,7 +13,11 @@ export type RateWindow = { name: WindowName; key: string; limit: number; resetsA
  * check-and-increment decide a request (no per-request timestamps to store); the price is that a
  * client may spend up to twice a limit across a window boundary, which the day cap bounds.
  */
-export const rateWindows = (organizationId: number, plan: PlanLimits, now: number): RateWindow[] => {
+export const rateWindows = (
+  organizationId: number,
+  plan: Pick<PlanLimits, "rate_limit_per_minute" | "rate_limit_per_day">,
+  now: number,
+): RateWindow[] => {
   const minute = Math.floor(now / MINUTE_MS);
   const day = Math.floor(now / DAY_MS);
   return [

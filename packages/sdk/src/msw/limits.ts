@@ -1,84 +1,74 @@
-import { CODE_TO_STATUS, type PlanLimits } from "@gmi/contract";
+import type { PlanLimits } from "@gmi/contract";
+import type { ApiError } from "@gmi/rules/errors";
+import { quotaRefusal, rateLimitRefusal } from "@gmi/rules/limits/refusals";
+import { type RateWindow, rateLimitHeaders, rateLimitState, rateWindows } from "@gmi/rules/limits/windows";
 
-// The server's limits, as it applies them (apps/server/src/metering/meter.ts, refusals.ts,
-// domain/limits/windows.ts), for one organization: fixed windows aligned to the UTC minute and day,
-// the monthly quota a hard-capped plan may not pass, and a refusal that charges nothing anywhere.
+// The server's limits for one organization, from the rules the server applies them by
+// (packages/rules/src/limits): fixed windows aligned to the UTC minute and day, the monthly quota a
+// hard-capped plan may not pass, and a refusal that charges nothing anywhere. The mock's own part
+// is only the counters.
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
+export { monthResetsAt, secondsUntil } from "@gmi/rules/limits/windows";
 
-/** Whole seconds from `now` until `at`, at least 1 (a client never retries at once). */
-export const secondsUntil = (at: number, now: number): number => Math.max(1, Math.ceil((at - now) / 1000));
-/** When the billing month of `now` ends: 00:00 UTC on the first day of the next month. */
-export const monthResetsAt = (now: number): number => {
-  const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-};
+/** The mock keeps one organization per set of handlers: its windows' keys need no id. */
+const ORGANIZATION = 0;
 
 /** A refusal as a resolver's reply is shaped (reply.ts, not imported: state.ts imports this file). */
 export type Refusal = { status: number; body: unknown; headers: Record<string, string> };
 
-const refuse = (
-  code: "rate_limit_exceeded" | "quota_exceeded",
-  message: string,
-  details: Record<string, unknown>,
-  headers: Record<string, string>,
-): Refusal => ({ status: CODE_TO_STATUS[code], body: { error: { code, message, details } }, headers });
-
 export type RateHeaders = Record<"x-ratelimit-limit" | "x-ratelimit-remaining" | "x-ratelimit-reset", string>;
 
-type Window = { name: "minute" | "day"; limit: number; resetsAt: number; count: number };
+const asStrings = <K extends string>(values: Record<K, string | number>) =>
+  Object.fromEntries(Object.entries(values).map(([name, value]) => [name, String(value)])) as Record<
+    K,
+    string
+  >;
+
+const asRefusal = (error: ApiError): Refusal => ({
+  status: error.status,
+  body: error.toBody(),
+  headers: asStrings(error.headers),
+});
 
 /** The counters of one organization's windows and month. */
 export class RateMeter {
-  private counts = { minute: new Map<number, number>(), day: new Map<number, number>() };
+  private counts = new Map<string, number>();
   /** Units of the monthly quota used (the mock's month is its whole life, or until reset). */
   monthUsed = 0;
 
   reset(): void {
-    this.counts = { minute: new Map(), day: new Map() };
+    this.counts = new Map();
     this.monthUsed = 0;
   }
 
-  private windows(plan: PlanLimits, now: number): [Window, Window] {
-    const minute = Math.floor(now / MINUTE_MS);
-    const day = Math.floor(now / DAY_MS);
-    return [
-      {
-        name: "minute",
-        limit: plan.rate_limit_per_minute,
-        resetsAt: (minute + 1) * MINUTE_MS,
-        count: this.counts.minute.get(minute) ?? 0,
-      },
-      {
-        name: "day",
-        limit: plan.rate_limit_per_day,
-        resetsAt: (day + 1) * DAY_MS,
-        count: this.counts.day.get(day) ?? 0,
-      },
-    ];
+  private countOf(window: RateWindow): number {
+    return this.counts.get(window.key) ?? 0;
   }
 
-  private add(now: number, units: number) {
-    const minute = Math.floor(now / MINUTE_MS);
-    const day = Math.floor(now / DAY_MS);
-    this.counts.minute.set(minute, (this.counts.minute.get(minute) ?? 0) + units);
-    this.counts.day.set(day, (this.counts.day.get(day) ?? 0) + units);
+  private add(windows: RateWindow[], units: number) {
+    for (const w of windows) this.counts.set(w.key, this.countOf(w) + units);
   }
 
   /** Units counted in the UTC day of `now` (the day window: `/me`'s `usage.day.used`). */
   dayUsed(now: number): number {
-    return this.counts.day.get(Math.floor(now / DAY_MS)) ?? 0;
+    // The windows' keys do not depend on the plan's limits.
+    const [, day] = rateWindows(ORGANIZATION, { rate_limit_per_minute: 0, rate_limit_per_day: 0 }, now);
+    return day ? this.countOf(day) : 0;
   }
 
   /** X-RateLimit-* of the minute window as it stands (spec, Limits rule 2), charging nothing. */
   peek(plan: PlanLimits, now: number, extra = 0): RateHeaders {
-    const [minute] = this.windows(plan, now);
-    return {
-      "x-ratelimit-limit": String(minute.limit),
-      "x-ratelimit-remaining": String(Math.max(0, minute.limit - minute.count + extra)),
-      "x-ratelimit-reset": String(secondsUntil(minute.resetsAt, now)),
-    };
+    return this.minuteHeaders(rateWindows(ORGANIZATION, plan, now), now, extra);
+  }
+
+  /** The minute window's X-RateLimit-* values (spec, Limits rule 2), `extra` units given back. */
+  private minuteState(windows: RateWindow[], now: number, extra = 0): Record<string, number> {
+    const minute = windows[0] as RateWindow;
+    return rateLimitHeaders(rateLimitState(minute, this.countOf(minute) - extra, now));
+  }
+
+  private minuteHeaders(windows: RateWindow[], now: number, extra = 0): RateHeaders {
+    return asStrings(this.minuteState(windows, now, extra)) as RateHeaders;
   }
 
   /**
@@ -91,44 +81,27 @@ export class RateMeter {
     cost: number,
     quota: boolean,
   ): { headers: RateHeaders; refusal?: Refusal } {
-    const windows = this.windows(plan, now);
-    const blocked = windows.find((w) => w.count + cost > w.limit);
+    const windows = rateWindows(ORGANIZATION, plan, now);
+    const blocked = windows.find((w) => this.countOf(w) + cost > w.limit);
     if (blocked) {
-      const headers = this.peek(plan, now);
-      const left = blocked.limit - blocked.count;
-      const limit = `Rate limit of ${blocked.limit} requests per ${blocked.name}`;
-      const why =
-        cost > 1 && left > 0 ? `: this request costs ${cost} units and ${left} are left` : " exceeded";
-      const refusal = refuse(
-        "rate_limit_exceeded",
-        `${limit}${why}`,
-        { window: blocked.name, limit: blocked.limit },
-        { ...headers, "retry-after": String(secondsUntil(blocked.resetsAt, now)) },
+      const refusal = rateLimitRefusal(
+        blocked,
+        this.countOf(blocked),
+        cost,
+        this.minuteState(windows, now),
+        now,
       );
-      return { headers, refusal };
+      return { headers: this.minuteHeaders(windows, now), refusal: asRefusal(refusal) };
     }
-    this.add(now, cost);
+    this.add(windows, cost);
     // A plan with overage (Pro) is billed past its quota, an unmetered one has none.
     const cap = !quota || plan.overage ? null : plan.monthly_quota;
     if (cap !== null && this.monthUsed + cost > cap) {
-      this.add(now, -cost);
-      const headers = this.peek(plan, now);
-      const resetsIn = secondsUntil(monthResetsAt(now), now);
-      const left = cap - this.monthUsed;
-      const resets = "it resets at the start of the next UTC month";
-      const message =
-        cost > 1 && left > 0
-          ? `Monthly quota of ${cap} requests: this request costs ${cost} units and ${left} are left; ${resets}`
-          : `Monthly quota of ${cap} requests used up; ${resets}`;
-      const refusal = refuse(
-        "quota_exceeded",
-        message,
-        { quota: cap, used: this.monthUsed, resets_in: resetsIn },
-        { ...headers, "retry-after": String(resetsIn) },
-      );
-      return { headers, refusal };
+      this.add(windows, -cost);
+      const refusal = quotaRefusal(cap, this.monthUsed, cost, this.minuteState(windows, now), now);
+      return { headers: this.minuteHeaders(windows, now), refusal: asRefusal(refusal) };
     }
     if (quota) this.monthUsed += cost;
-    return { headers: this.peek(plan, now) };
+    return { headers: this.minuteHeaders(windows, now) };
   }
 }
