@@ -1,4 +1,5 @@
 import type { LiquidityRow, ListQuerySchema, SearchRow } from "@gmi/contract";
+import { dateOfWalk } from "@gmi/rules/pagination/snapshot-walk";
 import type { z } from "zod";
 import {
   type RankedPage,
@@ -92,16 +93,6 @@ export const trendingList: RankedList<SearchRow, "momentum"> = searchRows(
   "trending",
 );
 
-/**
- * Analytics cursors hold [snapshot date, rank]: a walk keeps reading the snapshot it started on
- * even when a newer rollup lands meanwhile, so its pages never shift. The links pin the same date.
- */
-const cursorDate = (request: PageRequest): string | undefined => {
-  if (request.mode !== "cursor" || request.after === null) return undefined;
-  const [date] = request.after;
-  return typeof date === "string" ? date : undefined;
-};
-
 const positionOf = (snapshot: SnapshotRef, rank: number): CursorPosition => [snapshot.date, rank];
 
 /** Ranks are dense, so a page is a rank range; a cursor resumes after its rank. */
@@ -131,17 +122,10 @@ export const rankedListBody = async <Row, Sort extends string>(
     route: list.route,
     scope: { period: query.period, console_id: query.console_id, sort: list.sort },
   });
-  const started = cursorDate(paging.request);
-  if (started !== undefined && query.date !== undefined && started !== query.date) {
-    throw validationFailed(
-      "query",
-      "cursor",
-      `walks the data of ${started}, not of date ${query.date}; restart from the first page`,
-    );
-  }
+  const date = dateOfWalk(paging.request, query.date);
   const scope = query.console_id ?? ALL_CONSOLES;
   const slice = rankSlice(paging.request);
-  const listed = await atSnapshot(reads, query.period, query.date ?? started, (asked) =>
+  const listed = await atSnapshot(reads, query.period, date, (asked) =>
     list.read(reads.sql, asked, scope, slice),
   );
   const { snapshot } = listed;

@@ -6,6 +6,7 @@ import type {
   LiquidityProfile,
   SearchConditionRow,
 } from "@gmi/contract";
+import { conditionRecommendation } from "@gmi/rules/analytics/to-contract";
 import {
   type GameInfo,
   type ProfileSource,
@@ -19,14 +20,9 @@ import type { Sql } from "../data/sql.js";
 import { buildConditionRows, MARKET_WIDE } from "../domain/analytics/conditions.js";
 import { zeroDemandFields } from "../domain/analytics/liquidity.js";
 import {
-  type ListingCondition,
-  recommendListingCondition,
-} from "../domain/analytics/listing-recommendation.js";
-import {
   type StoredConditionRow,
   type StoredLiquidityRow,
   toBatchLiquidityRow,
-  toConditionRecommendation,
   toGameConditionRows,
   toGameSignals,
   toLiquidityProfile,
@@ -120,28 +116,6 @@ export const gameConditions = async (
   };
 };
 
-const PRICE_OF: Record<ListingCondition, keyof GameInfo["prices"]> = {
-  loose: "loose",
-  cib: "complete",
-  new: "new",
-};
-
 /** Which condition to list a game in, from its demand by condition (`gameConditions`). */
-export const listingRecommendation = (game: GameInfo, rows: GameConditionRow[]): ConditionRecommendation => {
-  const input = (condition: ListingCondition) => {
-    const row = rows.find((r) => r.condition === condition);
-    const price = game.prices[PRICE_OF[condition]];
-    return {
-      price: price === null ? null : Number(price),
-      redirects: row?.redirects ?? 0,
-      watchCount: row?.watch_count ?? 0,
-      searchCount: row?.search_count ?? 0,
-    };
-  };
-  const recommendation = recommendListingCondition({
-    loose: input("loose"),
-    cib: input("cib"),
-    new: input("new"),
-  });
-  return toConditionRecommendation(game.identity, recommendation);
-};
+export const listingRecommendation = (game: GameInfo, rows: GameConditionRow[]): ConditionRecommendation =>
+  conditionRecommendation(game.identity, game.prices, rows);

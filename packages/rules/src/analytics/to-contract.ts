@@ -14,7 +14,11 @@ import type {
   SearchRow,
 } from "@gmi/contract";
 import { SEARCH_CONDITIONS } from "@gmi/contract";
-import type { ListingRecommendation } from "./listing-recommendation.js";
+import {
+  type ListingCondition,
+  type ListingRecommendation,
+  recommendListingCondition,
+} from "./listing-recommendation.js";
 import { asMomentumLabel } from "./momentum.js";
 import type { ConditionSnapshotRow, LiquiditySnapshotRow, SearchSnapshotRow } from "./rows.js";
 
@@ -183,3 +187,36 @@ export const toConditionRecommendation = (
   sample_size: recommendation.sampleSize,
   min_sample_size: recommendation.minSampleSize,
 });
+
+/** A game's catalog prices, by the catalog's names (decimal strings, null: not sold so). */
+export type CatalogPrices = { loose: string | null; complete: string | null; new: string | null };
+
+const PRICE_OF: Record<ListingCondition, keyof CatalogPrices> = {
+  loose: "loose",
+  cib: "complete",
+  new: "new",
+};
+
+/** Which condition to list a game in, from its catalog prices and its demand by condition. */
+export const conditionRecommendation = (
+  game: GameIdentity,
+  prices: CatalogPrices,
+  rows: readonly GameConditionRow[],
+): ConditionRecommendation => {
+  const input = (condition: ListingCondition) => {
+    const row = rows.find((r) => r.condition === condition);
+    const price = prices[PRICE_OF[condition]];
+    return {
+      price: price === null ? null : Number(price),
+      redirects: row?.redirects ?? 0,
+      watchCount: row?.watch_count ?? 0,
+      searchCount: row?.search_count ?? 0,
+    };
+  };
+  const recommendation = recommendListingCondition({
+    loose: input("loose"),
+    cib: input("cib"),
+    new: input("new"),
+  });
+  return toConditionRecommendation(game, recommendation);
+};

@@ -12,14 +12,13 @@ import {
 import { buildConditionRows, MARKET_WIDE } from "../analytics/conditions.js";
 import { describeRuns } from "../analytics/day-runs.js";
 import { ALL_CONSOLES, zeroDemandFields } from "../analytics/liquidity.js";
-import { type ListingCondition, recommendListingCondition } from "../analytics/listing-recommendation.js";
 import type { ConditionSnapshotRow, LiquiditySnapshotRow, SearchSnapshotRow } from "../analytics/rows.js";
 import {
+  conditionRecommendation,
   type IntelligenceSort,
   type SearchSort,
   searchPlace,
   toBatchLiquidityRow,
-  toConditionRecommendation,
   toGameConditionRows,
   toGameSignals,
   toLiquidityProfile,
@@ -35,6 +34,7 @@ import { ApiError, notFound, validationFailed } from "../errors.js";
 import type { CursorCodec, CursorPosition } from "../pagination/cursor.js";
 import type { PageRequest } from "../pagination/page.js";
 import { type PagingCaller, pagingWith } from "../pagination/paging.js";
+import { dateOfWalk } from "../pagination/snapshot-walk.js";
 import type { MockSnapshot, MockWorld } from "./types.js";
 
 /**
@@ -227,12 +227,6 @@ type RankedList<Row, Out> = {
   out: (row: Row) => Out;
 };
 
-const cursorDate = (request: PageRequest): string | undefined => {
-  if (request.mode !== "cursor" || request.after === null) return undefined;
-  const [date] = request.after;
-  return typeof date === "string" ? date : undefined;
-};
-
 /** Ranks are dense: a page is a rank range, a cursor resumes after its rank (reads/lists.ts). */
 const rankSlice = <Row>(rows: Row[], request: PageRequest): Row[] => {
   if (request.mode === "page") return rows.slice(request.offset, request.offset + request.perPage);
@@ -253,15 +247,8 @@ const rankedListBody = <Row, Out>(
     route: list.route,
     scope: { period: query.period, console_id: query.console_id, sort: list.sort },
   });
-  const started = cursorDate(paging.request);
-  if (started !== undefined && query.date !== undefined && started !== query.date) {
-    throw validationFailed(
-      "query",
-      "cursor",
-      `walks the data of ${started}, not of date ${query.date}; restart from the first page`,
-    );
-  }
-  const ref = snapshotFor(world, query.period, query.date ?? started, context.now);
+  const date = dateOfWalk(paging.request, query.date);
+  const ref = snapshotFor(world, query.period, date, context.now);
   const rows = list.rows(snapshotIndex(world, ref), query.console_id ?? ALL_CONSOLES);
   const page = paging.page(
     { rows: rankSlice(rows, paging.request), total: rows.length },
@@ -303,12 +290,6 @@ const trendingList: RankedList<SearchSnapshotRow, SearchRow> = {
   ...searchList("demandIntent.trending", "momentum"),
   rows: (index, scope) =>
     (index.searchLists.get(`${scope}|momentum`) ?? []).filter((r) => r.momentumValue !== null),
-};
-
-const PRICE_OF: Record<ListingCondition, keyof GameRecord["prices"]> = {
-  loose: "loose",
-  cib: "complete",
-  new: "new",
 };
 
 /** Stored condition rows, or the four zeroed rows of a game without condition activity. */
@@ -371,22 +352,7 @@ export const worldReads = {
     const ref = snapshotFor(world, query.period, query.date, context.now);
     const game = enabledGame(world, params.id);
     const rows = toGameConditionRows(conditionRows(world, ref, game.id));
-    const input = (condition: ListingCondition) => {
-      const row = rows.find((r) => r.condition === condition);
-      const price = game.prices[PRICE_OF[condition]];
-      return {
-        price: price === null ? null : Number(price),
-        redirects: row?.redirects ?? 0,
-        watchCount: row?.watch_count ?? 0,
-        searchCount: row?.search_count ?? 0,
-      };
-    };
-    const recommendation = recommendListingCondition({
-      loose: input("loose"),
-      cib: input("cib"),
-      new: input("new"),
-    });
-    const data: ConditionRecommendation = toConditionRecommendation(identityOf(game), recommendation);
+    const data: ConditionRecommendation = conditionRecommendation(identityOf(game), game.prices, rows);
     return { data, meta: snapshotMeta(ref) };
   },
   "intelligence.history": (world: MockWorld, { params, query }: Request, context: WorldContext) => {
