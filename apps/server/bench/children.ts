@@ -128,8 +128,8 @@ export const twinChild = async (argv: string[]) => {
   const at = argv.indexOf("--twin");
   const answers = JSON.parse(readFileSync(argv[at + 1] ?? "", "utf8")) as Answer[];
   const databaseUrl = argv[at + 2];
-  // The server's own pool size (db/open.ts), so both wait alike for a connection.
-  const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 10 }) : null;
+  // The server's own pool (db/open.ts): as many connections, kept while idle; both wait alike.
+  const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 10, min: 10 }) : null;
   const app = Fastify();
   // Parses the body like any route, then answers the recorded body, which Fastify serializes.
   const handler = async (

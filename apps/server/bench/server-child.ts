@@ -39,7 +39,8 @@ export type ServerChild = { child: ChildProcess; url: string; stop(): Promise<vo
 
 /**
  * Starts src/main.ts as deployed. `cpuProfileDir`: the server writes a V8 CPU profile there at
- * exit. `env`: more settings (METRICS_TOKEN, DATABASE_READ_URL...).
+ * exit. `logFile`: its request log is appended there instead. `env`: more settings
+ * (METRICS_TOKEN, DATABASE_READ_URL...).
  */
 export const startServer = async (options: {
   /** The entry, relative to apps/server (default src/main.ts). */
@@ -48,6 +49,7 @@ export const startServer = async (options: {
   redisUrl: string;
   redisPrefix: string;
   cpuProfileDir?: string | undefined;
+  logFile?: string | undefined;
   env?: Record<string, string>;
 }): Promise<ServerChild> => {
   const port = await freePort();
@@ -68,7 +70,7 @@ export const startServer = async (options: {
       ROLLUP_SCHEDULE: "off",
       ...options.env,
     },
-    stdio: ["ignore", openSync("/dev/null", "w"), "pipe"],
+    stdio: ["ignore", openSync(options.logFile ?? "/dev/null", "a"), "pipe"],
   });
   child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
   const url = `http://127.0.0.1:${port}`;

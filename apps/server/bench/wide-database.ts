@@ -45,7 +45,11 @@ export const pgClient = async (url: string) => {
 export const adminServer = async (env: NodeJS.ProcessEnv, own: boolean) => {
   if (own) {
     const server = await startPostgres({
-      settings: { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "top" },
+      settings: {
+        shared_preload_libraries: "pg_stat_statements",
+        "pg_stat_statements.track": "top",
+        ...(JSON.parse(env.BENCH_PG_SETTINGS ?? "{}") as Record<string, string>),
+      },
     });
     return { url: server.url, close: () => server.close() };
   }

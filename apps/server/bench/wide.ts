@@ -21,11 +21,19 @@
  * one: the measured server starts with empty caches, is warmed up with a different draw of the same
  * traffic (BENCH_WARMUP_REQUESTS), then measured on the list the twin was measured on.
  *
+ * Each server is measured twice. Req/s, latency and the kept share: in a steady state, straight
+ * after the warm-up, as traffic that does not pause. CPU and statements per request: on a third draw
+ * after PostgreSQL's counters have settled (11 s idle before and after), which a lull precedes: a
+ * lull empties what idle time gives back (leases, key records), so its first second is not the
+ * steady state (measured: 4,700 requests in the first second against 7,400 a second after it).
+ *
  * Env: BENCH_DATABASE_URL or TEST_DATABASE_URL (admin URL), BENCH_REDIS_URL or TEST_REDIS_URL
  * (required), BENCH_DURATION (s, default 10), BENCH_WARMUP_REQUESTS (default 60,000), BENCH_CONNECTIONS
  * (default 50), BENCH_WIDE_URLS (distinct URLs, default 30,000), BENCH_WIDE_ZIPF (s of the
  * popularity, default 1), BENCH_CPU_PROF (a directory: the measured server writes a V8 CPU profile
- * there at exit), BENCH_OWN_POSTGRES=1, BENCH_FRESH=1, BENCH_SERVER_ENV (JSON of more server
+ * there at exit), BENCH_OWN_POSTGRES=1 (with BENCH_PG_SETTINGS: JSON of more settings of that server),
+ * BENCH_SERVER_LOG (a file the measured server's request log is appended to: per-route durations),
+ * BENCH_FRESH=1, BENCH_SERVER_ENV (JSON of more server
  * settings, e.g. '{"DATABASE_READ_URL":"..."}'), BENCH_SERVER_ENTRY (the server's entry, relative to
  * apps/server, default src/main.ts: another tree's server extracted beside it, for a before/after).
  */
@@ -196,6 +204,7 @@ const main = async () => {
     };
     const measured = listFile("measured", 2);
     const warming = listFile("warm-up", 3);
+    const counted = listFile("counted", 4);
 
     const transactions = async () =>
       Number(
@@ -217,21 +226,22 @@ const main = async () => {
     const settle = () => new Promise((resolve) => setTimeout(resolve, 11_000));
     const backendCpu = async () =>
       new Map((await backends()).map((backend) => [backend, backendCpuMs([backend])]));
-    const measure = async (url: string, pid: number) => {
+    /** Throughput and latency in a steady state: straight after the warm-up, no lull before it. */
+    const steady = (url: string) => runLoad(entry, { url, file: measured, connections, duration });
+    /** CPU and PostgreSQL transactions per request, between settled counters. */
+    const costs = async (url: string, pid: number) => {
       await settle();
       const xactBefore = await transactions();
-      // The pools' idle connections closed during the settle (pg.Pool's 10 s): those the phase
-      // opens count in full, connection start included.
       const pgCpuBefore = await backendCpu();
       const cpuBefore = processCpuMs(pid);
-      const result: LoadResult = await runLoad(entry, { url, file: measured, connections, duration });
+      const result: LoadResult = await runLoad(entry, { url, file: counted, connections, duration });
       const cpu = processCpuMs(pid) - cpuBefore;
       let pgCpu = 0;
       for (const [backend, ms] of await backendCpu()) pgCpu += ms - (pgCpuBefore.get(backend) ?? 0);
       await settle();
       const total = Math.max(1, result.total);
       return {
-        result,
+        requests: result.total,
         cpuUs: (cpu * 1000) / total,
         pgCpuUs: (pgCpu * 1000) / total,
         pgPerRequest: ((await transactions()) - xactBefore) / total,
@@ -244,19 +254,24 @@ const main = async () => {
     const warmUp = (url: string) =>
       runLoad(entry, { url, file: warming, connections, duration: 600, amount: warmup });
     if (warmup > 0) await warmUp(startedTwin.url);
-    const bare = await measure(startedTwin.url, twin.pid ?? 0);
+    const bare = { result: await steady(startedTwin.url), ...(await costs(startedTwin.url, twin.pid ?? 0)) };
     twin.kill();
     twin = null;
 
-    server = await startServer({ ...serverOptions, cpuProfileDir: env.BENCH_CPU_PROF });
+    server = await startServer({
+      ...serverOptions,
+      cpuProfileDir: env.BENCH_CPU_PROF,
+      logFile: env.BENCH_SERVER_LOG,
+    });
     if (warmup > 0) await warmUp(server.url);
-    const profiled = await statementStats.reset(stats);
     const before = await scrape(server.url);
-    const app = await measure(server.url, server.child.pid ?? 0);
+    const appSteady = await steady(server.url);
     const after = await scrape(server.url);
+    const profiled = await statementStats.reset(stats);
+    const app = { result: appSteady, ...(await costs(server.url, server.child.pid ?? 0)) };
     const hits = lookups(after, "hit") - lookups(before, "hit");
     const misses = lookups(after, "miss") - lookups(before, "miss");
-    const statements = profiled ? await statementStats.top(stats, app.result.total) : null;
+    const statements = profiled ? await statementStats.top(stats, app.requests) : null;
 
     const recorded = [...statuses].map(([status, n]) => `${status}: ${n}`).join(", ");
     console.log(

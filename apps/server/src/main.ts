@@ -62,6 +62,7 @@ const main = async () => {
     dataDir: config.dataDir,
     role: "server",
     command: "the GMI server",
+    keepIdleConnections: true,
   });
   if (db.ownership?.recoveredStale) {
     logger.warn({ dataDir: config.dataDir }, "cleared the embedded database's lock left by a killed process");
@@ -127,7 +128,9 @@ const main = async () => {
   });
   // Read standbys (DATABASE_READ_URL): pools of their own, checked every DATABASE_READ_CHECK_MS.
   const standbyDatabases = await Promise.all(
-    config.standbys.urls.map((url) => openDatabase({ databaseUrl: url, dataDir: "" })),
+    config.standbys.urls.map((url) =>
+      openDatabase({ databaseUrl: url, dataDir: "", keepIdleConnections: true }),
+    ),
   );
   const standbys =
     standbyDatabases.length > 0

@@ -23,11 +23,16 @@ describe("responseCache with revalidation", () => {
         settleMs: 1_000,
       },
     });
-    const ask = async (key = "/a") => (await answers.answer(key, async () => ({ build: ++builds }))).body;
+    const ask = async (key = "/a") =>
+      JSON.parse((await answers.answer(key, async () => ({ build: ++builds }))).toString()) as unknown;
     return {
       clock,
       ask,
-      early: (key = "/a") => answers.early(key),
+      early: (key = "/a") => {
+        const kept = answers.early(key);
+        const text = (bytes: Buffer | null) => bytes?.toString("utf8") ?? null;
+        return kept instanceof Promise ? kept.then(text) : text(kept);
+      },
       setVersion: (v: string) => {
         version = v;
       },
@@ -63,7 +68,7 @@ describe("responseCache with revalidation", () => {
     expect(await t.ask()).toEqual({ build: 4 });
   });
 
-  it("gives the kept JSON to an early answer exactly while the handler would serve it, building nothing", async () => {
+  it("gives the kept answer to an early answer exactly while the handler would serve it, building nothing", async () => {
     const t = setup();
     expect(await t.early()).toBeNull();
     await t.ask();
@@ -98,17 +103,29 @@ describe("responseCache with revalidation", () => {
 });
 
 describe("responseCache", () => {
-  it("keeps an answer per key with its serialization, and builds every answer when off", async () => {
+  const text = (kept: unknown) => (Buffer.isBuffer(kept) ? kept.toString("utf8") : kept);
+
+  it("keeps an answer per key as the UTF-8 bytes of its JSON, and builds every answer when off", async () => {
     let builds = 0;
-    const build = async () => ({ build: ++builds });
+    const build = async () => ({ build: ++builds, name: "ポケモン" });
     const answers = responseCache(manualClock(0), 1_000);
-    expect(await answers.answer("/a", build)).toMatchObject({ body: { build: 1 }, json: '{"build":1}' });
-    expect(await answers.answer("/b", build)).toMatchObject({ body: { build: 2 }, json: '{"build":2}' });
-    expect((await answers.answer("/a", build)).body).toEqual({ build: 1 });
-    expect(answers.early("/b")).toBe('{"build":2}');
+    expect(text(await answers.answer("/a", build))).toBe('{"build":1,"name":"ポケモン"}');
+    expect(text(await answers.answer("/b", build))).toBe('{"build":2,"name":"ポケモン"}');
+    expect(text(await answers.answer("/a", build))).toBe('{"build":1,"name":"ポケモン"}');
+    expect(text(answers.early("/b"))).toBe('{"build":2,"name":"ポケモン"}');
     const off = responseCache(manualClock(0), 0);
-    expect(await off.answer("/a", build)).toEqual({ body: { build: 3 }, json: '{"build":3}' });
-    expect((await off.answer("/a", build)).body).toEqual({ build: 4 });
+    expect(text(await off.answer("/a", build))).toBe('{"build":3,"name":"ポケモン"}');
+    expect(text(await off.answer("/a", build))).toBe('{"build":4,"name":"ポケモン"}');
     expect(off.early("/a")).toBeNull();
+  });
+
+  it("counts an answer's bytes against its budget: multi-byte text weighs its UTF-8 length", async () => {
+    // Each answer below is 100 characters but 292 bytes: a budget of 1,000 bytes keeps three.
+    const answers = responseCache(manualClock(0), 1_000, { maxBytes: 1_000 });
+    const body = (n: number) => `${String(n).padStart(2, "0")}${"ポ".repeat(96)}`;
+    for (let n = 0; n < 5; n++) await answers.answer(`/${n}`, async () => body(n));
+    expect(answers.early("/0")).toBeNull();
+    expect(answers.early("/1")).toBeNull();
+    expect(text(answers.early("/4"))).toBe(JSON.stringify(body(4)));
   });
 });

@@ -25,6 +25,8 @@ export type DatabaseOptions = {
   databaseUrl?: string;
   dataDir: string;
   poolSize?: number;
+  /** A server's pool: its connections stay open while idle (`openPool`). */
+  keepIdleConnections?: boolean;
   /**
    * Who opens the embedded database. A server always owns it; a `gmi` command (`cli`, the default)
    * uses a running server's, and opens the data folder itself only when no process holds it.
@@ -86,12 +88,24 @@ class UnpreparedClient extends pg.Client {
  * A pool on `url`, as every process of ours opens one (a second pool on the same database, in a
  * test standing for another replica, too): on the embedded database, of clients that prepare
  * nothing (above); on PostgreSQL, a database that accepts no connection fails a request within
- * seconds (a 503), never hangs it.
+ * seconds (a 503), never hangs it. `keepIdle` (a server's pool): connections are not closed for
+ * being idle. pg.Pool closes them after 10 s by default, and a connection opened again has lost its
+ * prepared statements: the first second after a pause in traffic paid the connections and a parse
+ * and plan of every read (bench:wide, docs/performance/2026-11-27-steady-reads.md).
  */
-export const openPool = (url: string, options: { embedded: boolean; max?: number }): pg.Pool => {
+export const openPool = (
+  url: string,
+  options: { embedded: boolean; max?: number; keepIdle?: boolean },
+): pg.Pool => {
+  const max = options.max ?? (options.embedded ? 4 : 10);
   const pool = options.embedded
-    ? new pg.Pool({ connectionString: url, max: options.max ?? 4, Client: UnpreparedClient })
-    : new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
+    ? new pg.Pool({ connectionString: url, max, Client: UnpreparedClient })
+    : new pg.Pool({
+        connectionString: url,
+        max,
+        ...(options.keepIdle ? { min: max } : {}),
+        connectionTimeoutMillis: 5_000,
+      });
   // An idle connection that the server drops (restart, failover, a test dropping its database)
   // must not crash the process: the pool discards it and the next query opens a new one.
   pool.on("error", () => {});
@@ -153,6 +167,7 @@ export const openDatabase = async (options: DatabaseOptions): Promise<Database> 
   const url = options.databaseUrl ?? (embedded as Embedded).url;
   const pool = openPool(url, {
     embedded: Boolean(embedded),
+    keepIdle: Boolean(options.keepIdleConnections),
     ...(options.poolSize ? { max: options.poolSize } : {}),
   });
   return {

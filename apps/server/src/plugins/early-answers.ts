@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ResponseCache } from "../caches/response-cache.js";
+import type { KeptAnswer, ResponseCache } from "../caches/response-cache.js";
 import type { RouteEntry } from "../domain/auth/scope-table.js";
 import { answerKeyOf } from "../http-request.js";
 import { globalPlugin } from "./plugin.js";
@@ -7,14 +7,14 @@ import { appendHook, contractEntryOf } from "./route-hooks.js";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** Sends the kept JSON; the hook then ends without `done`, which would run the handler too. */
-const send = (reply: FastifyReply, json: string) => {
-  reply.type(JSON_TYPE).send(json);
+/** Sends the kept answer; the hook then ends without `done`, which would run the handler too. */
+const send = (reply: FastifyReply, kept: KeptAnswer) => {
+  reply.type(JSON_TYPE).send(kept);
 };
 
 /**
  * Kept answers (caches/response-cache.ts) sent before validation and the handler: on a GET of the
- * contract, after authentication and metering (onRequest), a preHandler sends the kept JSON when
+ * contract, after authentication and metering (onRequest), a preHandler sends the kept answer when
  * the response cache holds a fresh answer for this very request; otherwise the request goes on to
  * ts-rest's validation and the handler, which builds and keeps the answer. The query's zod parse,
  * ts-rest's handler and the route's closures were most of what a cached read still cost in our own
@@ -34,15 +34,15 @@ export const earlyAnswersPlugin = globalPlugin<{
       onLookup(false);
       return done();
     }
-    if (typeof kept === "string") {
+    if (Buffer.isBuffer(kept)) {
       onLookup(true);
       return send(reply, kept);
     }
     // What fails here reaches the error handler, as a rejected async hook's error would.
     kept
-      .then((json) => {
-        onLookup(json !== null);
-        return json === null ? done() : send(reply, json);
+      .then((answer) => {
+        onLookup(answer !== null);
+        return answer === null ? done() : send(reply, answer);
       })
       .catch(done);
   };

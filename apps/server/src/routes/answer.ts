@@ -1,4 +1,4 @@
-import type { ServerInferRequest } from "@ts-rest/core";
+import type { ServerInferRequest, ServerInferResponseBody } from "@ts-rest/core";
 import type { FastifyRequest } from "fastify";
 import { answerKeyOf, authOf } from "../http-request.js";
 import type { Caller } from "../reads/caller.js";
@@ -38,6 +38,8 @@ export const answer =
       deps.reads.oneServer(() => read(deps.reads, args, callerOf(args.request, deps.publicBaseUrl)));
     if (options.live) return { status: 200 as const, body: await build() };
     const kept = await deps.responses.answer(answerKeyOf(args.request), build);
-    sendSerialized(args.reply, kept.json);
-    return { status: 200 as const, body: kept.body };
+    args.reply.type(JSON_TYPE);
+    // ts-rest hands the body to reply.send, which sends bytes as they are: the answer goes out as
+    // kept (its body, typed by `read`, was serialized once when it was built).
+    return { status: 200 as const, body: kept as unknown as ServerInferResponseBody<R, 200> };
   };
