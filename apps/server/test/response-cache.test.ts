@@ -30,6 +30,24 @@ describe("response cache (RESPONSE_CACHE_TTL_MS, 1 s by default)", () => {
     expect((await get("/api/v1/games/game/103", key)).json().data.display_game_name).toBe("Apple Quest II");
   });
 
+  it("sends a kept answer's exact UTF-8 bytes and their length, to GET and to HEAD", async () => {
+    const { key } = await createTenant(db().pool, { plan: "enterprise" });
+    await db().pool.query("UPDATE games SET display_game_name = 'Pokémon ポケモン' WHERE id = 252");
+    clock.advance(1_001);
+    const url = "/api/v1/games/game/252";
+    const built = await get(url, key);
+    const kept = await get(url, key);
+    const head = await t.app.inject({ method: "HEAD", url, headers: bearer(key) });
+    expect(built.json().data.display_game_name).toBe("Pokémon ポケモン");
+    for (const answer of [built, kept]) {
+      expect(answer.rawPayload.equals(built.rawPayload)).toBe(true);
+      expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(built.body));
+    }
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe("");
+    expect(Number(head.headers["content-length"])).toBe(Buffer.byteLength(built.body));
+  });
+
   it("keeps an answer past the TTL while the data is unchanged, and drops it within a TTL of any change", async () => {
     const { key } = await createTenant(db().pool, { plan: "enterprise" });
     const url = "/api/v1/games/game/104";
