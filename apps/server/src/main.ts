@@ -62,7 +62,7 @@ const main = async () => {
     dataDir: config.dataDir,
     role: "server",
     command: "the GMI server",
-    keepIdleConnections: true,
+    keepIdle: true,
   });
   if (db.ownership?.recoveredStale) {
     logger.warn({ dataDir: config.dataDir }, "cleared the embedded database's lock left by a killed process");
@@ -128,9 +128,7 @@ const main = async () => {
   });
   // Read standbys (DATABASE_READ_URL): pools of their own, checked every DATABASE_READ_CHECK_MS.
   const standbyDatabases = await Promise.all(
-    config.standbys.urls.map((url) =>
-      openDatabase({ databaseUrl: url, dataDir: "", keepIdleConnections: true }),
-    ),
+    config.standbys.urls.map((url) => openDatabase({ databaseUrl: url, dataDir: "", keepIdle: true })),
   );
   const standbys =
     standbyDatabases.length > 0

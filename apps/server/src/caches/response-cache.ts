@@ -11,6 +11,9 @@ import type { DataVersion, VersionState } from "./data-version.js";
  */
 export type KeptAnswer = Buffer;
 
+/** The content type answers are sent with, kept or built. */
+export const ANSWER_CONTENT_TYPE = "application/json; charset=utf-8";
+
 /**
  * Whole answers to reads, by a key that holds everything an answer depends on besides the data
  * (built by its caller: `answerKeyOf`, src/http-request.ts).

@@ -26,7 +26,7 @@ export type DatabaseOptions = {
   dataDir: string;
   poolSize?: number;
   /** A server's pool: its connections stay open while idle (`openPool`). */
-  keepIdleConnections?: boolean;
+  keepIdle?: boolean;
   /**
    * Who opens the embedded database. A server always owns it; a `gmi` command (`cli`, the default)
    * uses a running server's, and opens the data folder itself only when no process holds it.
@@ -167,7 +167,7 @@ export const openDatabase = async (options: DatabaseOptions): Promise<Database> 
   const url = options.databaseUrl ?? (embedded as Embedded).url;
   const pool = openPool(url, {
     embedded: Boolean(embedded),
-    keepIdle: Boolean(options.keepIdleConnections),
+    keepIdle: Boolean(options.keepIdle),
     ...(options.poolSize ? { max: options.poolSize } : {}),
   });
   return {

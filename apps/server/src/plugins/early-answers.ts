@@ -1,15 +1,13 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { KeptAnswer, ResponseCache } from "../caches/response-cache.js";
+import { ANSWER_CONTENT_TYPE, type KeptAnswer, type ResponseCache } from "../caches/response-cache.js";
 import type { RouteEntry } from "../domain/auth/scope-table.js";
 import { answerKeyOf } from "../http-request.js";
 import { globalPlugin } from "./plugin.js";
 import { appendHook, contractEntryOf } from "./route-hooks.js";
 
-const JSON_TYPE = "application/json; charset=utf-8";
-
 /** Sends the kept answer; the hook then ends without `done`, which would run the handler too. */
 const send = (reply: FastifyReply, kept: KeptAnswer) => {
-  reply.type(JSON_TYPE).send(kept);
+  reply.type(ANSWER_CONTENT_TYPE).send(kept);
 };
 
 /**

@@ -1,11 +1,10 @@
 import type { ServerInferRequest, ServerInferResponseBody } from "@ts-rest/core";
 import type { FastifyRequest } from "fastify";
+import { ANSWER_CONTENT_TYPE } from "../caches/response-cache.js";
 import { answerKeyOf, authOf } from "../http-request.js";
 import type { Caller } from "../reads/caller.js";
 import type { GetRoute, Read } from "../reads/read.js";
 import type { RouteDeps } from "./context.js";
-
-const JSON_TYPE = "application/json; charset=utf-8";
 
 /** The two reply methods used (ts-rest hands handlers a reply typed against Fastify 4's generics). */
 export type Reply = {
@@ -15,7 +14,7 @@ export type Reply = {
 
 /** Fastify would serialize the body again: hands it the answer's serialization, made once. */
 export const sendSerialized = (reply: Reply, json: string) => {
-  reply.type(JSON_TYPE);
+  reply.type(ANSWER_CONTENT_TYPE);
   reply.serializer(() => json);
 };
 
@@ -38,7 +37,7 @@ export const answer =
       deps.reads.oneServer(() => read(deps.reads, args, callerOf(args.request, deps.publicBaseUrl)));
     if (options.live) return { status: 200 as const, body: await build() };
     const kept = await deps.responses.answer(answerKeyOf(args.request), build);
-    args.reply.type(JSON_TYPE);
+    args.reply.type(ANSWER_CONTENT_TYPE);
     // ts-rest hands the body to reply.send, which sends bytes as they are: the answer goes out as
     // kept (its body, typed by `read`, was serialized once when it was built).
     return { status: 200 as const, body: kept as unknown as ServerInferResponseBody<R, 200> };
